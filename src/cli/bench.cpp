@@ -1,0 +1,47 @@
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "cli/commands.hpp"
+
+namespace arena::cli {
+
+void add_bench(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("bench", "Measure rules (perft) and search speed for each game");
+  struct Options {
+    std::string game;
+    int perft_depth = 0;
+    int search_depth = 0;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("--game", o->game, "Only this game");
+  cmd->add_option("--perft-depth", o->perft_depth, "Perft depth (default: per game)")->check(CLI::Range(1, 12));
+  cmd->add_option("--search-depth", o->search_depth, "Search depth (default: per game)")->check(CLI::Range(1, 40));
+  cmd->callback([o, &exit_code] {
+    if (!o->game.empty() && !find_game(o->game)) {
+      fmt::print(stderr, "error: unknown game '{}' (known: {})\n", o->game, game_names());
+      exit_code = 2;
+      return;
+    }
+    fmt::print("{:<10} {:>12} {:>14} {:>14} {:>14}\n", "game", "perft depth", "perft nodes/s",
+               "search depth", "search nodes/s");
+    for (const GameInfo& g : all_games()) {
+      if (!o->game.empty() && g.name != o->game) continue;
+      auto start = g.start({});
+      const int pd = o->perft_depth ? o->perft_depth : 5;
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::uint64_t nodes = g.perft(*start, pd);
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const int sd = o->search_depth ? o->search_depth : 9;
+      const SearchBench sb = g.bench_search(*start, sd);
+      const double ssecs = std::max(1.0, static_cast<double>(sb.elapsed.count())) / 1000.0;
+      fmt::print("{:<10} {:>12} {:>14.0f} {:>14} {:>14.0f}\n", g.name, pd,
+                 static_cast<double>(nodes) / std::max(secs, 1e-9), sb.depth,
+                 static_cast<double>(sb.nodes) / ssecs);
+      fmt::print("  perft {} = {} nodes in {:.3f} s; search depth {} = {} nodes in {} ms\n", pd,
+                 nodes, secs, sb.depth, sb.nodes, sb.elapsed.count());
+    }
+  });
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,24 @@
+#pragma once
+// `arena <command>`: each command registers itself on the app and sets the exit code it ends with.
+#include <CLI/CLI.hpp>
+
+#include "core/rules.hpp"
+#include "games/registry.hpp"
+
+namespace arena::cli {
+
+void add_perft(CLI::App& app, int& exit_code);
+void add_serve(CLI::App& app, int& exit_code);
+void add_connect(CLI::App& app, int& exit_code);
+void add_play(CLI::App& app, int& exit_code);
+void add_bench(CLI::App& app, int& exit_code);
+
+// The game argument every game command takes, checked against the registry.
+CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);
+const GameInfo& game_named(const std::string& name);
+
+// --moves-per-player and --limit-rule.
+void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule);
+RuleOptions rule_options(int moves_per_player, LimitRule rule);
+
+}  // namespace arena::cli

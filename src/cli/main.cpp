@@ -1,0 +1,30 @@
+// arena: run AI board-game competitions as university AI courses run them.
+#include <fmt/format.h>
+
+#include <exception>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "arena: referee servers, clients, engines and tools for the course board games "
+      "(" + arena::game_names() + ")",
+      "arena"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "arena 0.1.0");
+  int exit_code = 0;
+  arena::cli::add_serve(app, exit_code);
+  arena::cli::add_connect(app, exit_code);
+  arena::cli::add_play(app, exit_code);
+  arena::cli::add_perft(app, exit_code);
+  arena::cli::add_bench(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
+  return exit_code;
+}

@@ -1,0 +1,63 @@
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "referee/course_server.hpp"
+
+namespace arena::cli {
+
+void add_serve(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "serve", "Run the course server: the first client to connect plays White, the second Black");
+  struct Options {
+    std::string game;
+    CourseServerOptions server;
+    double warmup_s = 30;
+    int moves_per_player = 0;
+    LimitRule limit_rule = LimitRule::Draw;
+    std::string records = "records";
+  };
+  auto o = std::make_shared<Options>();
+  add_game_argument(*cmd, o->game);
+  cmd->add_option("--host", o->server.host, "Address to listen on")->capture_default_str();
+  cmd->add_option("--port", o->server.port, "TCP port (0: any free port)")->capture_default_str();
+  cmd->add_option("--move-time", o->server.move_time_ms,
+                  "Time per move in ms, from YOUR_TURN to the move's arrival")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3'600'000));
+  cmd->add_option("--warmup", o->warmup_s,
+                  "Seconds between both players connecting and the first YOUR_TURN")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--games", o->server.games, "Games to serve, one after another, then exit")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--records", o->records,
+                  "Directory for game records (each run gets its own subdirectory)")
+      ->capture_default_str();
+  cmd->add_flag("--board", o->server.show_board, "Print the board after every move");
+  add_rule_options(*cmd, o->moves_per_player, o->limit_rule);
+  cmd->callback([o, &exit_code] {
+    const GameInfo& g = game_named(o->game);
+    CourseServerOptions opts = o->server;
+    opts.warmup_ms = static_cast<int>(o->warmup_s * 1000);
+    opts.rules = rule_options(o->moves_per_player, o->limit_rule);
+    opts.records_dir = o->records;
+    CourseServer server(g, opts, std::cout);
+    try {
+      const auto port = server.listen();
+      fmt::print("arena {} server listening on {}:{} ({} ms per move, {} s warm-up, records in {})\n",
+                 g.name, opts.host, port, opts.move_time_ms, o->warmup_s,
+                 server.run_directory().string());
+      std::cout.flush();
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      exit_code = 1;
+      return;
+    }
+    server.run(true);
+  });
+}
+
+}  // namespace arena::cli

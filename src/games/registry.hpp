@@ -1,0 +1,44 @@
+#pragma once
+// Every game arena knows, behind one type-erased face. Adding a game adds one entry here.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/any_game.hpp"
+#include "search/player.hpp"
+
+namespace arena {
+
+// How the course's line-protocol server printed positions in its per-game log.
+struct CourseLogStyle {
+  std::string (*board)(const AnyState&);
+  std::string (*counts)(const AnyState&);
+};
+
+struct SearchBench {
+  std::uint64_t nodes = 0;
+  std::chrono::milliseconds elapsed{0};
+  int depth = 0;
+};
+
+struct GameInfo {
+  std::string_view name;   // command-line name: "fission"
+  std::string_view title;  // "Fission"
+  std::string_view move_example;
+  int default_move_time_ms = 1000;
+  int default_moves_per_player = 0;  // 0: no move limit
+  std::unique_ptr<AnyState> (*start)(const RuleOptions&) = nullptr;
+  std::unique_ptr<Player> (*make_player)(const PlayerSpec&) = nullptr;
+  std::uint64_t (*perft)(const AnyState&, int depth) = nullptr;
+  SearchBench (*bench_search)(const AnyState&, int depth) = nullptr;
+  const CourseLogStyle* course_log = nullptr;  // set for games served by the line-protocol server
+};
+
+std::span<const GameInfo> all_games();
+const GameInfo* find_game(std::string_view name);
+std::string game_names();  // "fission" (comma-separated), for help and errors
+
+}  // namespace arena

@@ -1,0 +1,30 @@
+#include "protocol/line_splitter.hpp"
+
+namespace arena {
+
+void LineSplitter::feed(std::string_view bytes) {
+  while (!overflowed_ && !bytes.empty()) {
+    const auto nl = bytes.find('\n');
+    const std::string_view chunk = bytes.substr(0, nl);
+    if (partial_.size() + chunk.size() > max_) {
+      overflowed_ = true;
+      partial_.clear();
+      return;
+    }
+    partial_.append(chunk);
+    if (nl == std::string_view::npos) return;
+    if (!partial_.empty() && partial_.back() == '\r') partial_.pop_back();
+    lines_.push_back(std::move(partial_));
+    partial_.clear();
+    bytes.remove_prefix(nl + 1);
+  }
+}
+
+std::optional<std::string> LineSplitter::next_line() {
+  if (lines_.empty()) return std::nullopt;
+  std::string line = std::move(lines_.front());
+  lines_.pop_front();
+  return line;
+}
+
+}  // namespace arena

@@ -1,0 +1,536 @@
+#include "referee/course_server.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <asio.hpp>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <deque>
+#include <ostream>
+#include <stdexcept>
+
+#include "core/text.hpp"
+#include "protocol/course_lines.hpp"
+#include "protocol/line_splitter.hpp"
+#include "referee/course_log.hpp"
+#include "referee/record.hpp"
+
+namespace arena {
+namespace {
+
+using asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+// At most this many unread lines are kept per client; beyond it we stop reading its socket
+// (TCP flow control then holds the client back, as the course server's blocking reads did).
+constexpr std::size_t kMaxQueuedLines = 32;
+// How long a finished game's connections may take to receive their last messages.
+constexpr auto kCloseGrace = std::chrono::seconds(2);
+
+struct Incoming {
+  enum class Kind { Line, Overlong, Closed } kind;
+  std::string text;
+};
+
+// One client connection: reads lines into an inbox, writes queued messages in order.
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(tcp::socket socket, int group)
+      : socket_(std::move(socket)), lines_(course::kMaxLineBytes), group_(group) {
+    asio::error_code ec;
+    const auto ep = socket_.remote_endpoint(ec);
+    peer_ = ec ? "unknown" : fmt::format("{}:{}", ep.address().to_string(), ep.port());
+    socket_.set_option(tcp::no_delay(true), ec);
+  }
+
+  void on_input(std::function<void()> callback) { on_input_ = std::move(callback); }
+  const std::string& peer() const { return peer_; }
+  bool closed() const { return closed_; }
+  int group() const { return group_; }
+  std::deque<Incoming>& inbox() { return inbox_; }
+  bool has_closed_input() const {
+    for (const auto& in : inbox_)
+      if (in.kind != Incoming::Kind::Line) return true;
+    return false;
+  }
+
+  void start_reading() {
+    if (reading_ || input_done_ || inbox_.size() >= kMaxQueuedLines) return;
+    reading_ = true;
+    socket_.async_read_some(asio::buffer(buffer_), [self = shared_from_this()](
+                                                       const asio::error_code& ec, std::size_t n) {
+      self->reading_ = false;
+      self->on_read(ec, n);
+    });
+  }
+
+  void send(std::string line) {
+    if (closed_) return;
+    outbox_.push_back(std::move(line));
+    if (!writing_) write_next();
+  }
+
+  // Closes once everything queued has been sent (or at once if the peer is gone).
+  void close_after_flush() {
+    closing_ = true;
+    if (!writing_) close_now();
+  }
+
+  void close_now() {
+    if (closed_) return;
+    closed_ = true;
+    asio::error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_both, ec);
+    socket_.close(ec);
+  }
+
+ private:
+  tcp::socket socket_;
+  LineSplitter lines_;
+  int group_;
+  std::function<void()> on_input_;
+  std::string peer_;
+  std::array<char, 4096> buffer_{};
+  std::deque<Incoming> inbox_;
+  std::deque<std::string> outbox_;
+  bool reading_ = false, input_done_ = false, writing_ = false, closing_ = false, closed_ = false;
+
+  void on_read(const asio::error_code& ec, std::size_t n) {
+    if (closed_) return;
+    if (ec) {
+      input_done_ = true;
+      inbox_.push_back({Incoming::Kind::Closed, ec == asio::error::eof ? "" : ec.message()});
+    } else {
+      lines_.feed(std::string_view(buffer_.data(), n));
+      while (auto line = lines_.next_line()) inbox_.push_back({Incoming::Kind::Line, std::move(*line)});
+      if (lines_.overflowed()) {
+        input_done_ = true;
+        inbox_.push_back({Incoming::Kind::Overlong, {}});
+      }
+    }
+    start_reading();
+    if (on_input_) on_input_();
+  }
+
+  void write_next() {
+    if (outbox_.empty() || closed_) {
+      writing_ = false;
+      if (closing_) close_now();
+      return;
+    }
+    writing_ = true;
+    asio::async_write(socket_, asio::buffer(outbox_.front()),
+                      [self = shared_from_this()](const asio::error_code& ec, std::size_t) {
+                        if (ec) {
+                          self->outbox_.clear();
+                          self->writing_ = false;
+                          self->close_now();
+                          return;
+                        }
+                        self->outbox_.pop_front();
+                        self->write_next();
+                      });
+  }
+};
+
+}  // namespace
+
+class CourseServer::Impl {
+ public:
+  Impl(const GameInfo& game, CourseServerOptions options, std::ostream& out)
+      : game_(game),
+        options_(std::move(options)),
+        out_(out),
+        acceptor_(io_),
+        warmup_timer_(io_),
+        move_timer_(io_),
+        grace_timer_(io_),
+        signals_(io_) {}
+
+  std::uint16_t listen() {
+    asio::error_code ec;
+    const auto address = asio::ip::make_address(options_.host, ec);
+    if (ec) throw std::runtime_error(fmt::format("'{}' is not an IP address", options_.host));
+    const tcp::endpoint endpoint(address, options_.port);
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec)
+      throw std::runtime_error(
+          fmt::format("cannot listen on {}:{}: {}", options_.host, options_.port, ec.message()));
+    port_ = acceptor_.local_endpoint().port();
+    make_run_directory();
+    return port_;
+  }
+
+  void run(bool handle_signals) {
+    new_session();
+    accept_next();
+    if (handle_signals) {
+      signals_.add(SIGINT);
+      signals_.add(SIGTERM);
+      watch_signals();
+    }
+    io_.run();
+  }
+
+  void stop() {
+    asio::post(io_, [this] {
+      abort_game("the server was stopped");
+      shutdown();
+    });
+  }
+
+  std::vector<std::filesystem::path> record_paths() const { return record_paths_; }
+  std::filesystem::path run_directory() const { return run_dir_; }
+
+ private:
+  enum class Phase { Waiting, Warmup, Playing, Over };
+
+  const GameInfo& game_;
+  CourseServerOptions options_;
+  std::ostream& out_;
+  asio::io_context io_;
+  tcp::acceptor acceptor_;
+  asio::steady_timer warmup_timer_, move_timer_, grace_timer_;
+  asio::signal_set signals_;
+  std::uint16_t port_ = 0;
+  std::filesystem::path run_dir_;
+  std::vector<std::filesystem::path> record_paths_;
+  bool stopping_ = false;
+  int games_done_ = 0;
+  int next_group_ = 0;
+
+  // The game being played.
+  Phase phase_ = Phase::Waiting;
+  std::array<std::shared_ptr<Connection>, 2> seats_;
+  std::unique_ptr<AnyState> state_;
+  Clock::time_point turn_started_;
+  Clock::time_point game_started_;
+  GameRecord record_;
+  std::unique_ptr<CourseLog> log_;
+  // Connections of finished games and refused ones, until they have sent their last messages.
+  std::vector<std::shared_ptr<Connection>> lingering_;
+
+  void make_run_directory() {
+    std::time_t now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    const std::string base = fmt::format("{}-{}", game_.name, stamp);
+    std::filesystem::create_directories(options_.records_dir);
+    run_dir_ = options_.records_dir / base;
+    for (int n = 2; std::filesystem::exists(run_dir_); ++n)
+      run_dir_ = options_.records_dir / fmt::format("{}-{}", base, n);
+    std::filesystem::create_directories(run_dir_);
+  }
+
+  void new_session() {
+    phase_ = Phase::Waiting;
+    seats_ = {};
+    state_ = game_.start(options_.rules);
+    record_ = GameRecord{};
+    record_.game = std::string(game_.name);
+    record_.settings = {
+        {"move_time_ms", options_.move_time_ms},
+        {"warmup_ms", options_.warmup_ms},
+        {"moves_per_player", options_.rules.moves_per_player.value_or(game_.default_moves_per_player)},
+        {"limit_rule", limit_rule_key(options_.rules.limit_rule)},
+        {"referee", "arena course server"},
+    };
+    log_.reset();
+  }
+
+  void accept_next() {
+    acceptor_.async_accept([this](const asio::error_code& ec, tcp::socket socket) {
+      if (ec) {
+        if (ec != asio::error::operation_aborted && !stopping_) accept_next();
+        return;
+      }
+      on_accept(std::move(socket));
+      if (!stopping_) accept_next();
+    });
+  }
+
+  void on_accept(tcp::socket socket) {
+    if (phase_ != Phase::Waiting || stopping_) {
+      auto c = std::make_shared<Connection>(std::move(socket), -1);
+      lingering_.push_back(c);
+      record_.events.push_back(fmt::format("refused connection from {}: a game is in progress", c->peer()));
+      fmt::print(out_, "Refused a connection from {}: a game is in progress\n", c->peer());
+      c->send(course::message("A game is in progress, try again later"));
+      c->close_after_flush();
+      return;
+    }
+    const Side side = seats_[0] ? Side::Black : Side::White;
+    const int group = next_group_++;
+    auto conn = std::make_shared<Connection>(std::move(socket), group);
+    conn->on_input([this, weak = std::weak_ptr<Connection>(conn)] {
+      if (auto c = weak.lock()) on_input(c);
+    });
+    seats_[index(side)] = conn;
+    record_.player(side) = {fmt::format("Group {}", group), conn->peer()};
+    fmt::print(out_, "{} connected from {} as Group {}\n", side_name(side), conn->peer(), group);
+    out_.flush();
+    conn->send(course::welcome(side));
+    conn->send(course::message(fmt::format("Group {}, please wait for the opponent", group)));
+    conn->start_reading();
+    if (seats_[0] && seats_[1]) both_connected();
+  }
+
+  void both_connected() {
+    for (auto& c : seats_) c->send(course::message("All players connected"));
+    phase_ = Phase::Warmup;
+    record_.started_at = utc_now_iso8601();
+    game_started_ = Clock::now();
+    log_ = std::make_unique<CourseLog>(game_.course_log, seats_[0]->group(), seats_[1]->group());
+    log_->start(*state_);
+    fmt::print(out_, "Game {}: White = Group {}, Black = Group {}; first move in {} ms\n",
+               games_done_ + 1, seats_[0]->group(), seats_[1]->group(), options_.warmup_ms);
+    out_.flush();
+    warmup_timer_.expires_after(std::chrono::milliseconds(options_.warmup_ms));
+    warmup_timer_.async_wait([this](const asio::error_code& ec) {
+      if (!ec && phase_ == Phase::Warmup) start_turn();
+    });
+    // A client may have left already (or during the warm-up): that is handled as input.
+    for (auto& c : seats_) on_input(c);
+  }
+
+  Side seat_of(const std::shared_ptr<Connection>& c) const {
+    return seats_[0] == c ? Side::White : Side::Black;
+  }
+  bool seated(const std::shared_ptr<Connection>& c) const { return seats_[0] == c || seats_[1] == c; }
+
+  void on_input(const std::shared_ptr<Connection>& c) {
+    if (!seated(c)) return;
+    const Side side = seat_of(c);
+    switch (phase_) {
+      case Phase::Waiting:
+        if (c->has_closed_input()) {
+          record_.events.push_back(fmt::format("Group {} ({}) left before the game started",
+                                               c->group(), c->peer()));
+          fmt::print(out_, "{} (Group {}) left before the game started\n", side_name(side), c->group());
+          c->close_now();
+          seats_[index(side)].reset();  // the next client to connect takes this colour
+        }
+        return;
+      case Phase::Warmup:
+        if (c->has_closed_input()) disconnected(side, false);
+        return;
+      case Phase::Playing:
+        if (side == state_->side_to_move())
+          take_turn_input();
+        else if (c->has_closed_input())
+          disconnected(side, false);
+        return;
+      case Phase::Over:
+        return;
+    }
+  }
+
+  void start_turn() {
+    phase_ = Phase::Playing;
+    const Side side = state_->side_to_move();
+    seats_[index(side)]->send(course::your_turn());
+    turn_started_ = Clock::now();
+    const int ply = state_->ply();
+    move_timer_.expires_after(std::chrono::milliseconds(options_.move_time_ms));
+    move_timer_.async_wait([this, ply](const asio::error_code& ec) {
+      if (!ec && phase_ == Phase::Playing && state_->ply() == ply) timed_out();
+    });
+    take_turn_input();  // a move sent early is used now
+  }
+
+  long long elapsed_ms() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - turn_started_).count();
+  }
+
+  void take_turn_input() {
+    if (phase_ != Phase::Playing) return;
+    const Side side = state_->side_to_move();
+    auto& conn = seats_[index(side)];
+    auto& inbox = conn->inbox();
+    if (inbox.empty()) return;
+    Incoming in = std::move(inbox.front());
+    inbox.pop_front();
+    conn->start_reading();  // room in the inbox again
+    const long long ms = elapsed_ms();
+    if (ms > options_.move_time_ms) return timed_out();
+    switch (in.kind) {
+      case Incoming::Kind::Closed: return disconnected(side, true);
+      case Incoming::Kind::Overlong:
+        log_->elapsed(ms);
+        log_->received("<line too long>");
+        return invalid(side, fmt::format("sent a line longer than {} bytes", course::kMaxLineBytes));
+      case Incoming::Kind::Line: break;
+    }
+    log_->elapsed(ms);
+    log_->received(in.text);
+    const auto move_text = course::parse_client_line(in.text);
+    if (!move_text) return invalid(side, fmt::format("unreadable line '{}': {}", printable(in.text), move_text.error));
+    const auto played = state_->play(*move_text.value);
+    if (!played) return invalid(side, fmt::format("illegal move '{}': {}", printable(*move_text.value), played.error));
+    move_timer_.cancel();
+    const std::string& move = *played.value;
+    record_.moves.push_back({state_->ply(), side, move, ms});
+    conn->send(course::valid_move());
+    log_->played(*state_);
+    fmt::print(out_, "{:>4}. {:<5} {:<10} {:>6} ms   {}\n", state_->ply(), side_name(side), move, ms,
+               game_.course_log ? game_.course_log->counts(*state_) : std::string{});
+    if (options_.show_board) fmt::print(out_, "{}\n", state_->render());
+    out_.flush();
+    auto& other = seats_[index(opposite(side))];
+    other->send(course::opponent_move(move));
+    const Result r = state_->result();
+    if (r.over()) return finish(r.outcome, std::string(r.reason), std::string(r.detail));
+    start_turn();
+  }
+
+  void timed_out() {
+    const Side late = state_->side_to_move();
+    log_->elapsed(elapsed_ms());
+    log_->timeout(late);
+    seats_[index(late)]->send(course::timeout());
+    seats_[index(late)]->send(course::defeat());
+    seats_[index(opposite(late))]->send(course::message("Opponent timeout"));
+    seats_[index(opposite(late))]->send(course::victory());
+    finish(win_for(opposite(late)), "timeout",
+           fmt::format("{} did not move within {} ms", side_name(late), options_.move_time_ms), false);
+  }
+
+  void invalid(Side offender, const std::string& why) {
+    log_->invalid(offender);
+    auto& bad = seats_[index(offender)];
+    bad->send(course::message("You have sent an invalid move"));
+    bad->send(course::illegal_move());
+    bad->send(course::defeat());
+    auto& good = seats_[index(opposite(offender))];
+    good->send(course::message("Your opponent has sent an invalid move"));
+    good->send(course::victory());
+    finish(win_for(opposite(offender)), "illegal-move", fmt::format("{} {}", side_name(offender), why), false);
+  }
+
+  void disconnected(Side who, bool on_turn) {
+    if (on_turn) log_->elapsed(elapsed_ms());
+    log_->disconnected(who);
+    auto& good = seats_[index(opposite(who))];
+    good->send(course::message(on_turn ? "Your opponent has sent an invalid move" : "Opponent disconnected"));
+    good->send(course::victory());
+    finish(win_for(opposite(who)), "disconnect",
+           fmt::format("{} closed the connection {}", side_name(who),
+                       on_turn ? "on its turn" : "while waiting for its turn"),
+           false);
+  }
+
+  // Ends the game: result messages (unless already sent), record, log, close.
+  void finish(Outcome outcome, std::string reason, std::string detail, bool send_results = true) {
+    if (phase_ == Phase::Over) return;
+    phase_ = Phase::Over;
+    move_timer_.cancel();
+    warmup_timer_.cancel();
+    if (send_results) {
+      for (Side s : {Side::White, Side::Black}) {
+        const std::string msg = outcome == Outcome::Draw      ? course::tie()
+                                : outcome == win_for(s) ? course::victory()
+                                                             : course::defeat();
+        seats_[index(s)]->send(msg);
+      }
+    }
+    for (auto& c : seats_) {
+      c->close_after_flush();
+      lingering_.push_back(c);
+    }
+    record_.outcome = outcome;
+    record_.reason = std::move(reason);
+    record_.detail = std::move(detail);
+    record_.ended_at = utc_now_iso8601();
+    save_game();
+    ++games_done_;
+    // The seats are still in use by the callers up the stack: start the next game afterwards.
+    if (games_done_ >= options_.games)
+      asio::post(io_, [this] { shutdown(); });
+    else
+      asio::post(io_, [this] { new_session(); });
+  }
+
+  void save_game() {
+    const int wg = seats_[0]->group(), bg = seats_[1]->group();
+    const std::string stem = fmt::format("Group{}_WhiteGroup{}_Black", wg, bg);
+    const auto json_path = run_dir_ / (stem + ".json");
+    std::string outcome_text = record_.outcome == Outcome::Draw ? "Draw"
+                               : record_.outcome == Outcome::WhiteWins ? "White wins"
+                                                                       : "Black wins";
+    try {
+      write_record(json_path, record_);
+      write_file_atomically(run_dir_ / CourseLog::file_name(wg, bg), log_->text());
+      record_paths_.push_back(json_path);
+      fmt::print(out_, "Result: {} ({}: {})\nRecord: {}\n", outcome_text, record_.reason,
+                 record_.detail, json_path.string());
+    } catch (const std::exception& e) {
+      fmt::print(out_, "Result: {} ({}: {})\nerror: could not save the record: {}\n", outcome_text,
+                 record_.reason, record_.detail, e.what());
+    }
+    out_.flush();
+  }
+
+  // Stops on a signal: a game in progress is recorded as aborted, nothing is lost.
+  void watch_signals() {
+    signals_.async_wait([this](const asio::error_code& ec, int signo) {
+      if (ec) return;
+      fmt::print(out_, "\nStopping on signal {}\n", signo);
+      abort_game("the server was stopped");
+      shutdown();
+    });
+  }
+
+  void abort_game(const std::string& why) {
+    if (phase_ != Phase::Warmup && phase_ != Phase::Playing) return;
+    for (auto& c : seats_) c->send(course::message("The server is stopping: game aborted"));
+    finish(Outcome::Ongoing, "aborted", why, false);
+  }
+
+  void shutdown() {
+    if (stopping_) return;
+    stopping_ = true;
+    asio::error_code ec;
+    acceptor_.close(ec);
+    signals_.cancel(ec);
+    warmup_timer_.cancel();
+    move_timer_.cancel();
+    for (auto& c : seats_)
+      if (c) {
+        c->close_after_flush();
+        lingering_.push_back(c);
+      }
+    for (auto& c : lingering_) c->close_after_flush();
+    close_lingering(Clock::now() + kCloseGrace);
+  }
+
+  // Waits (briefly) for connections to deliver their last messages, then cuts the rest.
+  void close_lingering(Clock::time_point deadline) {
+    std::erase_if(lingering_, [](const auto& c) { return c->closed(); });
+    if (lingering_.empty()) return;
+    if (Clock::now() >= deadline) {
+      for (auto& c : lingering_) c->close_now();
+      lingering_.clear();
+      return;
+    }
+    grace_timer_.expires_after(std::chrono::milliseconds(10));
+    grace_timer_.async_wait([this, deadline](const asio::error_code&) { close_lingering(deadline); });
+  }
+};
+
+CourseServer::CourseServer(const GameInfo& game, CourseServerOptions options, std::ostream& out)
+    : impl_(std::make_unique<Impl>(game, std::move(options), out)) {}
+CourseServer::~CourseServer() = default;
+std::uint16_t CourseServer::listen() { return impl_->listen(); }
+void CourseServer::run(bool handle_signals) { impl_->run(handle_signals); }
+void CourseServer::stop() { impl_->stop(); }
+std::vector<std::filesystem::path> CourseServer::record_paths() const { return impl_->record_paths(); }
+std::filesystem::path CourseServer::run_directory() const { return impl_->run_directory(); }
+
+}  // namespace arena

@@ -1,0 +1,129 @@
+#include "referee/record.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <ctime>
+#include <fmt/format.h>
+
+namespace arena {
+namespace {
+
+Outcome outcome_from_key(const std::string& key) {
+  if (key == "white") return Outcome::WhiteWins;
+  if (key == "black") return Outcome::BlackWins;
+  if (key == "draw") return Outcome::Draw;
+  if (key == "ongoing") return Outcome::Ongoing;
+  throw std::runtime_error("unknown result '" + key + "'");
+}
+
+Side side_from_key(const std::string& key) {
+  if (key == "white") return Side::White;
+  if (key == "black") return Side::Black;
+  throw std::runtime_error("unknown side '" + key + "'");
+}
+
+nlohmann::json player_json(const PlayerRecord& p) {
+  return {{"name", p.name}, {"address", p.address}};
+}
+
+PlayerRecord player_from_json(const nlohmann::json& j) {
+  return {j.at("name").get<std::string>(), j.value("address", std::string{})};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const GameRecord& r) {
+  nlohmann::json moves = nlohmann::json::array();
+  for (const MoveRecord& m : r.moves)
+    moves.push_back({{"ply", m.ply}, {"side", side_key(m.side)}, {"move", m.move}, {"time_ms", m.time_ms}});
+  return {
+      {"format", "arena-game-record"},
+      {"version", kRecordVersion},
+      {"game", r.game},
+      {"settings", r.settings},
+      {"players", {{"white", player_json(r.white)}, {"black", player_json(r.black)}}},
+      {"started_at", r.started_at},
+      {"ended_at", r.ended_at},
+      {"moves", moves},
+      {"result", {{"winner", outcome_key(r.outcome)}, {"reason", r.reason}, {"detail", r.detail}}},
+      {"events", r.events},
+  };
+}
+
+GameRecord record_from_json(const nlohmann::json& j) {
+  try {
+    if (j.at("format").get<std::string>() != "arena-game-record")
+      throw std::runtime_error("not an arena game record");
+    if (j.at("version").get<int>() != kRecordVersion)
+      throw std::runtime_error("unsupported record version " + j.at("version").dump());
+    GameRecord r;
+    r.game = j.at("game").get<std::string>();
+    r.settings = j.value("settings", nlohmann::json::object());
+    r.white = player_from_json(j.at("players").at("white"));
+    r.black = player_from_json(j.at("players").at("black"));
+    r.started_at = j.value("started_at", std::string{});
+    r.ended_at = j.value("ended_at", std::string{});
+    for (const auto& m : j.at("moves"))
+      r.moves.push_back({m.at("ply").get<int>(), side_from_key(m.at("side").get<std::string>()),
+                         m.at("move").get<std::string>(), m.at("time_ms").get<std::int64_t>()});
+    const auto& res = j.at("result");
+    r.outcome = outcome_from_key(res.at("winner").get<std::string>());
+    r.reason = res.value("reason", std::string{});
+    r.detail = res.value("detail", std::string{});
+    r.events = j.value("events", std::vector<std::string>{});
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("invalid game record: ") + e.what());
+  }
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)));
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(err)));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::fsync(fd);
+  ::close(fd);
+  std::filesystem::rename(tmp, path);
+}
+
+void write_record(const std::filesystem::path& path, const GameRecord& r) {
+  write_file_atomically(path, to_json(r).dump(2) + "\n");
+}
+
+GameRecord read_record(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path.string());
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error(path.string() + " is not valid JSON");
+  return record_from_json(j);
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
+}
+
+}  // namespace arena

@@ -1,0 +1,54 @@
+#pragma once
+// The one game record format (JSON) that every arena referee writes and every tool reads.
+// See docs/records.md.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/side.hpp"
+
+namespace arena {
+
+inline constexpr int kRecordVersion = 1;
+
+struct MoveRecord {
+  int ply = 0;  // 1-based
+  Side side = Side::White;
+  std::string move;  // canonical wire text
+  std::int64_t time_ms = 0;  // as measured by the referee
+};
+
+struct PlayerRecord {
+  std::string name;
+  std::string address;  // peer address, command line or "local"
+};
+
+struct GameRecord {
+  std::string game;
+  nlohmann::json settings = nlohmann::json::object();
+  PlayerRecord white, black;
+  std::string started_at, ended_at;  // ISO 8601, UTC
+  std::vector<MoveRecord> moves;
+  Outcome outcome = Outcome::Ongoing;
+  std::string reason;  // stable code: no-stones, move-limit, timeout, illegal-move, disconnect...
+  std::string detail;  // one sentence for people
+  std::vector<std::string> events;  // protocol trouble and other things worth knowing
+
+  PlayerRecord& player(Side s) { return s == Side::White ? white : black; }
+};
+
+nlohmann::json to_json(const GameRecord& r);
+// Throws std::runtime_error with a clear message when the document is not a valid record.
+GameRecord record_from_json(const nlohmann::json& j);
+
+// Writes atomically (temporary file, fsync, rename): a crash never leaves half a record.
+void write_file_atomically(const std::filesystem::path& path, const std::string& content);
+void write_record(const std::filesystem::path& path, const GameRecord& r);
+GameRecord read_record(const std::filesystem::path& path);
+
+std::string utc_now_iso8601();
+
+}  // namespace arena

@@ -1,0 +1,35 @@
+#pragma once
+// A player chooses moves for any game through the type-erased face.
+#include <cstdint>
+#include <string>
+
+#include "core/any_game.hpp"
+
+namespace arena {
+
+enum class PlayerKind { Engine, Greedy, Random };
+
+struct PlayerSpec {
+  PlayerKind kind = PlayerKind::Engine;
+  int move_time_ms = 1000;  // the time limit the player must answer within (engine only)
+  int depth = 0;            // engine: fixed depth instead of time (0 = use the time)
+  std::uint64_t seed = 1;   // random and greedy tie-breaks
+};
+
+class Player {
+ public:
+  virtual ~Player() = default;
+  virtual std::string name() const = 0;
+  // The wire text of a legal move in `state` (which is not over).
+  virtual std::string choose(const AnyState& state) = 0;
+  // One line about the last choice (depth, score, nodes), for verbose output.
+  virtual std::string last_info() const { return {}; }
+};
+
+// The engine's thinking time for a limit: a safety margin keeps it inside the referee's clock.
+constexpr int engine_budget_ms(int move_time_ms) {
+  const int margin = 60 + move_time_ms / 5;
+  return move_time_ms > margin + 10 ? move_time_ms - margin : (move_time_ms * 2) / 3;
+}
+
+}  // namespace arena

@@ -1,0 +1,104 @@
+#pragma once
+// The built-in players, written once for every game: engine (the shared search), one-ply greedy
+// and uniform random.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+
+#include "core/rng.hpp"
+#include "search/player.hpp"
+#include "search/search.hpp"
+
+namespace arena {
+
+template <SearchableGame S>
+class RandomPlayer final : public Player {
+ public:
+  explicit RandomPlayer(std::uint64_t seed) : rng_(seed) {}
+  std::string name() const override { return "random"; }
+  std::string choose(const AnyState& state) override {
+    const S& s = typed_state<S>(state);
+    MoveList<typename S::Move, S::kMaxMoves> moves;
+    s.legal_moves(moves);
+    return s.move_text(moves[rng_.below(moves.size())]);
+  }
+
+ private:
+  Rng rng_;
+};
+
+// Plays the move whose resulting position evaluates best; ties broken at random.
+template <SearchableGame S>
+class GreedyPlayer final : public Player {
+ public:
+  explicit GreedyPlayer(std::uint64_t seed) : rng_(seed) {}
+  std::string name() const override { return "greedy"; }
+  std::string choose(const AnyState& state) override {
+    const S& s = typed_state<S>(state);
+    MoveList<typename S::Move, S::kMaxMoves> moves;
+    s.legal_moves(moves);
+    int best = -kInfinity;
+    std::vector<typename S::Move> ties;
+    for (const auto& m : moves) {
+      S child = s;
+      child.apply(m);
+      const int score = value_for_mover(s.side_to_move(), child);
+      if (score > best) {
+        best = score;
+        ties.clear();
+      }
+      if (score == best) ties.push_back(m);
+    }
+    return s.move_text(ties[rng_.below(ties.size())]);
+  }
+
+ private:
+  Rng rng_;
+
+  static int value_for_mover(Side mover, const S& child) {
+    const Result r = child.result();
+    if (r.outcome == Outcome::Draw) return 0;
+    if (r.over()) return (r.outcome == win_for(mover)) ? kWinScore : -kWinScore;
+    return -evaluate(child);
+  }
+};
+
+template <SearchableGame S>
+class EnginePlayer final : public Player {
+ public:
+  explicit EnginePlayer(const PlayerSpec& spec) : spec_(spec) {}
+  std::string name() const override {
+    return spec_.depth > 0 ? fmt::format("engine(depth {})", spec_.depth) : "engine";
+  }
+  std::string choose(const AnyState& state) override {
+    const S& s = typed_state<S>(state);
+    SearchLimits limits;
+    if (spec_.depth > 0)
+      limits.max_depth = spec_.depth;
+    else
+      limits.time = std::chrono::milliseconds(engine_budget_ms(spec_.move_time_ms));
+    const auto out = searcher_.search(s, limits);
+    info_ = fmt::format("depth {} score {} nodes {} time {} ms", out.depth, out.score, out.nodes,
+                        out.elapsed.count());
+    return s.move_text(out.best);
+  }
+  std::string last_info() const override { return info_; }
+
+ private:
+  PlayerSpec spec_;
+  Searcher<S> searcher_;
+  std::string info_;
+};
+
+template <SearchableGame S>
+std::unique_ptr<Player> make_builtin_player(const PlayerSpec& spec) {
+  switch (spec.kind) {
+    case PlayerKind::Random: return std::make_unique<RandomPlayer<S>>(spec.seed);
+    case PlayerKind::Greedy: return std::make_unique<GreedyPlayer<S>>(spec.seed);
+    case PlayerKind::Engine: break;
+  }
+  return std::make_unique<EnginePlayer<S>>(spec);
+}
+
+}  // namespace arena
