@@ -1,1 +1,85 @@
 #include <gtest/gtest.h>
+
+#include <array>
+
+#include "games/fission/eval.hpp"
+#include "games/registry.hpp"
+#include "referee/local_match.hpp"
+#include "search/search.hpp"
+
+namespace arena {
+namespace {
+
+Bitboard cells(std::initializer_list<const char*> names) {
+  Bitboard b = 0;
+  for (const char* n : names) b |= bit((n[0] - 'A') * 8 + (n[1] - '1'));
+  return b;
+}
+
+TEST(Search, FindsTheWinningHit) {
+  // White A4 and H8 against Black D4 and D5. A4,S slides to C4 and hits D4; the blast around C4
+  // takes D4 and D5 (and the mover), H8 survives: White wins at once. Nothing else wins in one.
+  const auto s = fission::State::from_stones(cells({"A4", "H8"}), cells({"D4", "D5"}));
+  Searcher<fission::State> searcher;
+  SearchLimits limits;
+  limits.max_depth = 3;
+  const auto out = searcher.search(s, limits);
+  ASSERT_TRUE(out.has_move);
+  EXPECT_EQ(s.move_text(out.best), "A4,S");
+  EXPECT_EQ(out.score, kWinScore - 1);
+}
+
+TEST(Search, NoMoveInAFinishedGame) {
+  const auto s = fission::State::from_stones(cells({"A1"}), 0);
+  Searcher<fission::State> searcher;
+  SearchLimits limits;
+  limits.max_depth = 4;
+  EXPECT_FALSE(searcher.search(s, limits).has_move);
+}
+
+TEST(Search, FixedDepthIsDeterministic) {
+  const auto s = fission::State::start();
+  SearchLimits limits;
+  limits.max_depth = 5;
+  Searcher<fission::State> a, b;
+  const auto ra = a.search(s, limits), rb = b.search(s, limits);
+  EXPECT_EQ(ra.best, rb.best);
+  EXPECT_EQ(ra.score, rb.score);
+  EXPECT_EQ(ra.nodes, rb.nodes);
+  EXPECT_EQ(ra.depth, 5);
+}
+
+TEST(Search, NodeLimitStopsTheSearch) {
+  const auto s = fission::State::start();
+  SearchLimits limits;
+  limits.max_nodes = 5000;
+  Searcher<fission::State> searcher;
+  const auto out = searcher.search(s, limits);
+  ASSERT_TRUE(out.has_move);
+  EXPECT_LE(out.nodes, 5000u + 1);
+  EXPECT_TRUE(s.is_legal(out.best));
+}
+
+// Fixed-depth engine against the built-in opponents, colours alternating, fixed seeds: the
+// results are deterministic, so this is a strength regression check and not a timing test.
+int engine_wins(PlayerKind opponent, int depth, int games) {
+  const GameInfo& g = *find_game("fission");
+  int wins = 0;
+  for (int i = 0; i < games; ++i) {
+    auto engine = g.make_player({.kind = PlayerKind::Engine, .depth = depth});
+    auto other = g.make_player({.kind = opponent, .seed = static_cast<std::uint64_t>(100 + i)});
+    const bool engine_white = i % 2 == 0;
+    const std::array<Player*, 2> seats = engine_white ? std::array<Player*, 2>{engine.get(), other.get()}
+                                                      : std::array<Player*, 2>{other.get(), engine.get()};
+    const GameRecord r = play_local_match(g, seats, {});
+    if (r.outcome == win_for(engine_white ? Side::White : Side::Black)) ++wins;
+  }
+  return wins;
+}
+
+TEST(SearchStrength, EngineBeatsRandomEveryGame) { EXPECT_EQ(engine_wins(PlayerKind::Random, 4, 20), 20); }
+
+TEST(SearchStrength, EngineBeatsGreedy) { EXPECT_GE(engine_wins(PlayerKind::Greedy, 5, 20), 18); }
+
+}  // namespace
+}  // namespace arena

@@ -84,7 +84,8 @@ void add_play(CLI::App& app, int& exit_code) {
       const bool show = !o->quiet && kinds[0] != SeatKind::Human && kinds[1] != SeatKind::Human;
       if (!o->quiet)
         opts.on_move = [&, show](const AnyState& s, const MoveRecord& m) {
-          fmt::print("{:>4}. {:<5} {:<10} {:>6} ms\n", m.ply, side_name(m.side), m.move, m.time_ms);
+          fmt::print("{:>4}. {:<5} {:<10} {:>6} ms  {}\n", m.ply, side_name(m.side), m.move,
+                     m.time_ms, seats[index(m.side)]->last_info());
           if (show) fmt::print("{}\n", s.render());
         };
       GameRecord r;

@@ -18,6 +18,7 @@ namespace arena {
 inline constexpr int kWinScore = 1'000'000;
 inline constexpr int kInfinity = kWinScore + 1;
 inline constexpr int kMaxPly = 128;
+inline constexpr int kDrawContempt = 50;
 
 struct IterationInfo {
   int depth = 0;
@@ -56,6 +57,8 @@ class Searcher {
     stopped_ = false;
     killers_ = {};
     tt_.new_search();
+    if (root.side_to_move() != root_side_) tt_.clear();  // stored draw scores depend on the side
+    root_side_ = root.side_to_move();
 
     Outcome out;
     MoveList<Move, S::kMaxMoves> moves;
@@ -91,11 +94,15 @@ class Searcher {
   std::uint64_t max_nodes_ = 0;
   bool stopped_ = false;
   bool root_move_done_ = false;
+  Side root_side_ = Side::White;
   std::array<std::array<std::uint32_t, 2>, kMaxPly> killers_{};
   std::array<std::array<std::int32_t, 4096>, 2> history_{};
 
-  static int terminal_score(const S& s, const Result& r, int ply) {
-    if (r.outcome == arena::Outcome::Draw) return 0;
+  // Draws count slightly against the side the search plays for ("contempt"): against a weaker
+  // opponent a game that goes on is worth more than a draw taken early.
+  int terminal_score(const S& s, const Result& r, int ply) const {
+    if (r.outcome == arena::Outcome::Draw)
+      return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
     const bool mover_wins = (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
     return mover_wins ? kWinScore - ply : -(kWinScore - ply);
   }

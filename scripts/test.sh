@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole test suite: release build and tests, the same tests under AddressSanitizer +
+# UndefinedBehaviorSanitizer, and a short libFuzzer run of the protocol parsers (clang).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+jobs="$(nproc)"
+
+bash scripts/setup.sh
+
+echo "== release build (g++) and tests"
+cmake --preset release -DARENA_WERROR=ON >/dev/null
+cmake --build --preset release -j "$jobs"
+ctest --preset release -j "$jobs"
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+cmake --preset sanitize -DARENA_WERROR=ON >/dev/null
+cmake --build --preset sanitize -j "$jobs"
+ctest --preset sanitize -j "$jobs"
+
+echo "== clang build and libFuzzer run of the line-protocol parser"
+cmake --preset fuzz -DARENA_WERROR=ON >/dev/null
+cmake --build --preset fuzz -j "$jobs"
+mkdir -p build/fuzz/corpus
+cp -n fuzz/corpus/course_lines/* build/fuzz/corpus/ 2>/dev/null || true
+./build/fuzz/fuzz_course_lines -max_total_time="${ARENA_FUZZ_SECONDS:-30}" -max_len=4096 \
+  -print_final_stats=1 build/fuzz/corpus 2>&1 | tail -n 12
+echo "fuzz: no crash"
