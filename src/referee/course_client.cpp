@@ -107,6 +107,8 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
           const auto played = state->play(arg);
           if (!played)
             throw ServerError(fmt::format("the server relayed an illegal move '{}': {}", printable(arg), played.error));
+          fmt::print(log, "{:>4}. {:<5} {} (opponent)\n", state->ply(), side_name(opposite(*side)),
+                     *played.value);
           if (options.verbose) fmt::print(log, "{}\n", state->render());
           break;
         }
@@ -120,9 +122,9 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
           const auto played = state->play(move);
           if (!played) throw std::logic_error("the player chose an illegal move " + move);
           moved_since_turn = true;
-          if (options.verbose) {
-            fmt::print(log, "> MOVE {}   {}\n{}\n", move, player.last_info(), state->render());
-          }
+          fmt::print(log, "{:>4}. {:<5} {}   {}\n", state->ply(), side_name(*side), move,
+                     player.last_info());
+          if (options.verbose) fmt::print(log, "{}\n", state->render());
           break;
         }
         case K::ValidMove:
