@@ -18,7 +18,11 @@ cmake --preset sanitize -DARENA_WERROR=ON >/dev/null
 cmake --build --preset sanitize -j "$jobs"
 ctest --preset sanitize -j "$jobs"
 
-echo "== clang build and libFuzzer run of the line-protocol parser"
+echo "== clang build (warnings are errors)"
+cmake --preset clang -DARENA_WERROR=ON >/dev/null
+cmake --build --preset clang -j "$jobs"
+
+echo "== libFuzzer run of the line-protocol parser (clang)"
 cmake --preset fuzz -DARENA_WERROR=ON >/dev/null
 cmake --build --preset fuzz -j "$jobs"
 mkdir -p build/fuzz/corpus
