@@ -1,1 +1,161 @@
+// The arena binary end to end: `arena serve` and two `arena connect` engines as real processes
+// talking over 127.0.0.1, then the record they leave behind.
+#include <signal.h>
+
 #include <gtest/gtest.h>
+
+#include <asio.hpp>
+#include <chrono>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "games/registry.hpp"
+#include "referee/record.hpp"
+#include "support/process.hpp"
+#include "support/replay.hpp"
+#include "support/temp_dir.hpp"
+
+namespace arena {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::Process;
+using testing::TempDir;
+
+constexpr int kMovesPerPlayer = 5;
+
+// Reads the server's stdout until a line contains `needle`; gives that line ("" if none came).
+std::string await_line(Process& p, const std::string& needle, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left <= 0ms) return "";
+    const auto line = p.read_stdout_line(left);
+    if (!line) return "";
+    if (line->find(needle) != std::string::npos) return *line;
+  }
+}
+
+// A port on 127.0.0.1 that nobody listens on (free a moment ago).
+std::uint16_t unused_port() {
+  asio::io_context io;
+  asio::ip::tcp::acceptor a(io, {asio::ip::address_v4::loopback(), 0});
+  return a.local_endpoint().port();
+}
+
+std::vector<std::string> connect_args(const std::string& port) {
+  return {ARENA_BINARY, "connect", "fission", "127.0.0.1", port, "--move-time", "200"};
+}
+
+TEST(EndToEnd, TwoEnginesPlayAWholeGameThroughTheServer) {
+  TempDir dir;
+  const auto records = dir.path() / "records";
+  Process server({ARENA_BINARY, "serve", "fission", "--port", "0", "--warmup", "0.1",
+                  "--moves-per-player", std::to_string(kMovesPerPlayer), "--records",
+                  records.string()});
+  const auto first = server.read_stdout_line(10s);
+  ASSERT_TRUE(first) << "no output from the server; stderr: " << server.err();
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(*first, m, std::regex(R"(listening on 127\.0\.0\.1:(\d+))")))
+      << *first;
+  const std::string port = m[1];
+  ASSERT_NE(port, "0");
+
+  // White is whoever connects first: start Black only once White is seated.
+  Process white(connect_args(port));
+  ASSERT_NE(await_line(server, "White connected from", 10s), "") << server.out() << server.err();
+  Process black(connect_args(port));
+
+  const auto white_exit = white.wait(30s);
+  const auto black_exit = black.wait(30s);
+  const auto server_exit = server.wait(10s);
+  ASSERT_EQ(white_exit, 0) << white.out() << white.err();
+  ASSERT_EQ(black_exit, 0) << black.out() << black.err();
+  ASSERT_EQ(server_exit, 0) << server.out() << server.err();
+
+  const std::regex result_line(R"((VICTORY|DEFEAT|TIE) as (White|Black) after (\d+) plies)");
+  std::smatch wm, bm;
+  ASSERT_TRUE(std::regex_search(white.out(), wm, result_line)) << white.out() << white.err();
+  ASSERT_TRUE(std::regex_search(black.out(), bm, result_line)) << black.out() << black.err();
+  EXPECT_EQ(wm[2], "White");
+  EXPECT_EQ(bm[2], "Black");
+
+  // One record, in the run's own directory, next to the course-style log.
+  std::vector<std::filesystem::path> jsons;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(records))
+    if (e.path().extension() == ".json") jsons.push_back(e.path());
+  ASSERT_EQ(jsons.size(), 1u) << server.out();
+  EXPECT_EQ(jsons[0].filename(), "Group0_WhiteGroup1_Black.json");
+  EXPECT_TRUE(std::filesystem::exists(jsons[0].parent_path() / "Group0_WhiteGroup1_Black.log"));
+  EXPECT_NE(server.out().find("Record: " + jsons[0].string()), std::string::npos) << server.out();
+
+  const GameRecord r = read_record(jsons[0]);
+  EXPECT_EQ(r.game, "fission");
+  EXPECT_EQ(r.white.name, "Group 0");
+  EXPECT_EQ(r.black.name, "Group 1");
+  EXPECT_TRUE(r.events.empty());
+  for (const MoveRecord& mv : r.moves) {
+    EXPECT_GE(mv.time_ms, 0);
+    EXPECT_LE(mv.time_ms, 1000) << "ply " << mv.ply;
+  }
+  // The moves replay legally to the recorded result, which both clients were told.
+  RuleOptions rules;
+  rules.moves_per_player = kMovesPerPlayer;
+  const auto end = testing::replay(r, rules);
+  ASSERT_NE(end, nullptr);
+  const Result res = end->result();
+  ASSERT_TRUE(res.over()) << "the game stopped at ply " << end->ply() << " (" << r.reason << ")";
+  EXPECT_EQ(outcome_key(r.outcome), outcome_key(res.outcome));
+  EXPECT_EQ(r.reason, res.reason);
+  EXPECT_EQ(std::stoul(wm[3]), r.moves.size());
+  EXPECT_EQ(std::stoul(bm[3]), r.moves.size());
+  const auto word = [&](Side s) {
+    return r.outcome == Outcome::Draw ? "TIE" : r.outcome == win_for(s) ? "VICTORY" : "DEFEAT";
+  };
+  EXPECT_EQ(wm[1], word(Side::White));
+  EXPECT_EQ(bm[1], word(Side::Black));
+}
+
+TEST(EndToEnd, ConnectToAPortWhereNobodyListensFailsClearly) {
+  const std::string port = std::to_string(unused_port());
+  Process client(connect_args(port));
+  const auto code = client.wait(10s);
+  ASSERT_TRUE(code) << "the client did not give up";
+  EXPECT_NE(*code, 0);
+  EXPECT_NE(client.err().find("cannot connect to 127.0.0.1:" + port), std::string::npos)
+      << client.err();
+  EXPECT_NE(client.err().find("refused"), std::string::npos) << client.err();
+  EXPECT_EQ(client.out(), "");
+}
+
+TEST(EndToEnd, ServeOnAPortInUseFailsClearly) {
+  asio::io_context io;
+  asio::ip::tcp::acceptor taken(io, {asio::ip::address_v4::loopback(), 0});
+  const std::string port = std::to_string(taken.local_endpoint().port());
+  TempDir dir;
+  Process server({ARENA_BINARY, "serve", "fission", "--port", port, "--records",
+                  (dir.path() / "records").string()});
+  const auto code = server.wait(10s);
+  ASSERT_TRUE(code);
+  EXPECT_NE(*code, 0);
+  EXPECT_NE(server.err().find("cannot listen on 127.0.0.1:" + port), std::string::npos)
+      << server.err();
+}
+
+TEST(EndToEnd, TerminatedServerExitsCleanly) {
+  TempDir dir;
+  Process server({ARENA_BINARY, "serve", "fission", "--port", "0", "--records",
+                  (dir.path() / "records").string()});
+  ASSERT_TRUE(server.read_stdout_line(10s)) << server.err();
+  // The server prints its address before run() installs its signal handlers: give it a moment.
+  std::this_thread::sleep_for(300ms);
+  server.kill(SIGTERM);
+  EXPECT_EQ(server.wait(10s), 0) << server.out() << server.err();
+}
+
+}  // namespace
+}  // namespace arena

@@ -6,7 +6,12 @@ void LineSplitter::feed(std::string_view bytes) {
   while (!overflowed_ && !bytes.empty()) {
     const auto nl = bytes.find('\n');
     const std::string_view chunk = bytes.substr(0, nl);
-    if (partial_.size() + chunk.size() > max_) {
+    // The bound is on the line without its end: one byte more may be the CR of a CRLF.
+    const std::size_t size = partial_.size() + chunk.size();
+    const bool too_long =
+        size > max_ + 1 ||
+        (size == max_ + 1 && (chunk.empty() ? partial_.back() : chunk.back()) != '\r');
+    if (too_long) {
       overflowed_ = true;
       partial_.clear();
       return;

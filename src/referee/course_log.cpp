@@ -47,6 +47,13 @@ void CourseLog::invalid(Side offender) {
 }
 
 void CourseLog::timeout(Side late) {
+  // The course server's timer logged the elapsed time straight under the board, without the blank
+  // line that precedes it when a move is read (fixture fission_timeout): drop that blank line.
+  constexpr std::string_view kBlankThenElapsed = "\n\nElapsed time: ";
+  const std::size_t at = text_.rfind(kBlankThenElapsed);
+  if (at != std::string::npos &&
+      text_.find('\n', at + kBlankThenElapsed.size()) == text_.size() - 1)
+    text_.erase(at, 1);
   text_ += fmt::format("Player {} Time out\nPlayer {} wins  - Player {} loses\n", side_name(late),
                        side_name(opposite(late)), side_name(late));
 }

@@ -50,9 +50,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool closed() const { return closed_; }
   int group() const { return group_; }
   std::deque<Incoming>& inbox() { return inbox_; }
+  // Whether the client has gone. An overlong line is not a departure: like any unreadable line
+  // it is an invalid move, taken on the client's turn.
   bool has_closed_input() const {
     for (const auto& in : inbox_)
-      if (in.kind != Incoming::Kind::Line) return true;
+      if (in.kind == Incoming::Kind::Closed) return true;
     return false;
   }
 
