@@ -5,6 +5,8 @@
 #include "games/fission/course_log.hpp"
 #include "games/fission/eval.hpp"
 #include "games/game_info.hpp"
+#include "games/murus/course_log.hpp"
+#include "games/murus/eval.hpp"
 
 namespace arena {
 namespace {
@@ -14,21 +16,34 @@ const CourseLogStyle kFissionLog{
     [](const AnyState& s) { return fission::course_counts(typed_state<fission::State>(s)); },
 };
 
-const std::array<GameInfo, 1>& registry() {
-  static const std::array<GameInfo, 1> games = {
+const CourseLogStyle kMurusLog{
+    [](const AnyState& s) { return murus::course_board(typed_state<murus::State>(s)); },
+    [](const AnyState& s) { return murus::course_counts(typed_state<murus::State>(s)); },
+};
+
+const std::array<GameInfo, 2>& registry() {
+  static const std::array<GameInfo, 2> games = {
       make_game_info<fission::State>({.name = "fission",
                                       .title = "Fission",
                                       .move_example = "B4,NE",
                                       .default_move_time_ms = 1000,
                                       .default_moves_per_player = 50,
                                       .course_log = &kFissionLog}),
+      make_game_info<murus::State>({.name = "murus",
+                                    .title = "Murus Gallicus",
+                                    .move_example = "G4,NE",
+                                    .default_move_time_ms = 1000,
+                                    .default_moves_per_player = 60,
+                                    .course_log = &kMurusLog}),
   };
   return games;
 }
 
 }  // namespace
 
-std::span<const GameInfo> all_games() { return registry(); }
+std::span<const GameInfo> all_games() {
+  return registry();
+}
 
 const GameInfo* find_game(std::string_view name) {
   for (const GameInfo& g : registry())
