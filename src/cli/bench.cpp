@@ -28,7 +28,7 @@ void add_bench(CLI::App& app, int& exit_code) {
     for (const GameInfo& g : all_games()) {
       if (!o->game.empty() && g.name != o->game) continue;
       auto start = g.start({});
-      const int pd = o->perft_depth ? o->perft_depth : 5;
+      const int pd = o->perft_depth ? o->perft_depth : g.bench_perft_depth;
       const auto t0 = std::chrono::steady_clock::now();
       const std::uint64_t nodes = g.perft(*start, pd);
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

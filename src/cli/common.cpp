@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <map>
 
 #include "cli/commands.hpp"
@@ -15,8 +17,13 @@ CLI::Option* add_game_argument(CLI::App& cmd, std::string& game) {
 const GameInfo& game_named(const std::string& name) { return *find_game(name); }
 
 void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule) {
+  // The help names each game's own limit, from the registry.
+  std::string limits;
+  for (const GameInfo& g : all_games())
+    limits +=
+        fmt::format("{}{} {}", limits.empty() ? "" : ", ", g.name, g.default_moves_per_player);
   cmd.add_option("--moves-per-player", moves_per_player,
-                 "Move limit per player (default: the game's own, 50 for Fission)")
+                 "Move limit per player (default: the game's own: " + limits + ")")
       ->check(CLI::Range(1, 10000));
   const std::map<std::string, LimitRule> rules{{"draw", LimitRule::Draw},
                                                {"more-stones", LimitRule::MoreStones}};

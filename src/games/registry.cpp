@@ -34,6 +34,7 @@ const std::array<GameInfo, 2>& registry() {
                                     .move_example = "G4,NE",
                                     .default_move_time_ms = 1000,
                                     .default_moves_per_player = 60,
+                                    .bench_perft_depth = 6,
                                     .course_log = &kMurusLog}),
   };
   return games;

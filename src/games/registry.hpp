@@ -30,6 +30,7 @@ struct GameInfo {
   std::string_view move_example;
   int default_move_time_ms = 1000;
   int default_moves_per_player = 0;  // 0: no move limit
+  int bench_perft_depth = 5;         // `arena bench`: a perft of about a second
   std::unique_ptr<AnyState> (*start)(const RuleOptions&) = nullptr;
   std::unique_ptr<Player> (*make_player)(const PlayerSpec&) = nullptr;
   std::uint64_t (*perft)(const AnyState&, int depth) = nullptr;
