@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,6 +118,12 @@ TEST(MurusStart, TowersOnHomeRowsWhiteToMove) {
   EXPECT_EQ(s.move_limit_plies(), 120);  // 60 moves per player
   EXPECT_FALSE(s.result().over());
   EXPECT_EQ(State::start({.moves_per_player = 3}).move_limit_plies(), 6);
+}
+
+TEST(MurusStart, AtMostSixteenStonesASide) {
+  EXPECT_NO_THROW(State::from_cells(0, kRowG, 0, kRowA));
+  EXPECT_THROW(State::from_cells(bit(30), kRowG, 0, kRowA), std::invalid_argument);
+  EXPECT_THROW(State::from_cells(0, kRowG, 0, kRowA | bit(9)), std::invalid_argument);
 }
 
 TEST(MurusStart, Render) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "core/rng.hpp"
 #include "core/text.hpp"
 
@@ -51,6 +53,11 @@ State State::from_cells(Bitboard white_walls, Bitboard white_towers, Bitboard bl
   s.walls_[0] = claim(white_walls);
   s.towers_[1] = claim(black_towers);
   s.walls_[1] = claim(black_walls);
+  for (const Side side : {Side::White, Side::Black})
+    if (s.stone_count(side) > kStonesPerSide)
+      throw std::invalid_argument(fmt::format("{} has {} stones; a side has at most {}",
+                                              side_name(side), s.stone_count(side),
+                                              kStonesPerSide));
   s.side_ = to_move;
   s.ply_ = static_cast<std::uint16_t>(ply);
   s.limit_plies_ =

@@ -80,12 +80,14 @@ class State {
  public:
   using Move = murus::Move;
   static constexpr std::string_view kName = "murus";
+  static constexpr int kStonesPerSide = 16;
   static constexpr int kMaxMoves = 8 * 8;  // at most 8 towers (16 stones), 8 directions each
   static constexpr int kDefaultMovesPerPlayer = 60;
 
   static State start(const RuleOptions& rules = {});
   // A position from walls and towers (for tests and tools); a cell given twice keeps the first
-  // of white towers, white walls, black towers, black walls.
+  // of white towers, white walls, black towers, black walls. More than 16 stones for a side is
+  // std::invalid_argument (the move list holds the moves of at most 8 towers).
   static State from_cells(Bitboard white_walls, Bitboard white_towers, Bitboard black_walls,
                           Bitboard black_towers, Side to_move = Side::White, int ply = 0,
                           const RuleOptions& rules = {});
