@@ -54,7 +54,8 @@ class History {
 
  private:
   std::shared_ptr<const std::vector<std::uint64_t>> older_;  // sorted
-  std::array<std::uint64_t, kInline> recent_{};              // only [0, count_) is meaningful
+  // Only [0, count_) is meaningful; left uninitialised so that copies stay cheap.
+  std::array<std::uint64_t, kInline> recent_;
   int count_ = 0;
 
   void spill() {
