@@ -60,8 +60,9 @@ TEST(MorrisPerft, AfterMillsAndInTheMovingPhaseMatchesTheReference) {
     EXPECT_EQ(perft(s, depth), reference::perft(g, depth)) << "depth " << depth;
 }
 
-// Random games: at every position the move list, the result and the parser agree with the
-// reference. Seeds are fixed; about half the games reach flying and some end by repetition.
+// Random games: at every position the move list, the result and the parser (on the legal moves
+// and on random point strings) agree with the reference. Seeds are fixed; games reach flying and
+// end by too few pieces or by repetition (blocking: morris_rules_test.cpp).
 TEST(MorrisPerft, RandomGamesAgreeWithTheReference) {
   int repetitions = 0, blocked = 0, too_few = 0, flying = 0;
   std::size_t most_moves = 0;
@@ -89,6 +90,16 @@ TEST(MorrisPerft, RandomGamesAgreeWithTheReference) {
         const auto parsed = s.parse_move(text);
         ASSERT_TRUE(parsed) << text << ": " << parsed.error;
         ASSERT_EQ(s.move_text(*parsed.value), text);
+      }
+      // Random point strings: the parser accepts exactly the reference's legal moves.
+      for (int k = 0; k < 40; ++k) {
+        std::string text;
+        for (std::uint64_t n = 1 + rng.below(3); n > 0; --n)
+          text += reference::points()[rng.below(reference::points().size())];
+        const bool legal = std::binary_search(expected.begin(), expected.end(), text);
+        const auto parsed = s.parse_move(text);
+        ASSERT_EQ(static_cast<bool>(parsed), legal) << text << ": " << parsed.error;
+        if (!legal) ASSERT_FALSE(parsed.error.empty());
       }
       const std::string pick = got[rng.below(got.size())];
       s.apply(*s.parse_move(pick).value);
