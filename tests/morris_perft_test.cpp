@@ -99,7 +99,9 @@ TEST(MorrisPerft, RandomGamesAgreeWithTheReference) {
         const bool legal = std::binary_search(expected.begin(), expected.end(), text);
         const auto parsed = s.parse_move(text);
         ASSERT_EQ(static_cast<bool>(parsed), legal) << text << ": " << parsed.error;
-        if (!legal) ASSERT_FALSE(parsed.error.empty());
+        if (!legal) {
+          ASSERT_FALSE(parsed.error.empty());
+        }
       }
       const std::string pick = got[rng.below(got.size())];
       s.apply(*s.parse_move(pick).value);
