@@ -5,6 +5,7 @@
 #include "games/fission/course_log.hpp"
 #include "games/fission/eval.hpp"
 #include "games/game_info.hpp"
+#include "games/morris/eval.hpp"
 #include "games/murus/course_log.hpp"
 #include "games/murus/eval.hpp"
 
@@ -21,8 +22,9 @@ const CourseLogStyle kMurusLog{
     [](const AnyState& s) { return murus::course_counts(typed_state<murus::State>(s)); },
 };
 
-const std::array<GameInfo, 2>& registry() {
-  static const std::array<GameInfo, 2> games = {
+std::span<const GameInfo> registry() {
+  // Adding a game adds one entry here.
+  static const GameInfo games[] = {
       make_game_info<fission::State>({.name = "fission",
                                       .title = "Fission",
                                       .move_example = "B4,NE",
@@ -36,6 +38,10 @@ const std::array<GameInfo, 2>& registry() {
                                     .default_moves_per_player = 60,
                                     .bench_perft_depth = 6,
                                     .course_log = &kMurusLog}),
+      make_game_info<morris::State>({.name = "morris",
+                                     .title = "Nine Men's Morris",
+                                     .move_example = "a1",
+                                     .default_move_time_ms = 60000}),
   };
   return games;
 }
