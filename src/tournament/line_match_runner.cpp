@@ -71,6 +71,9 @@ class LineMatchRunner final : public MatchRunner {
     std::filesystem::remove_all(work);
     std::filesystem::create_directories(work);
     std::ofstream transcript(dir / (stem + ".server.txt"), std::ios::trunc);
+    // A game cut short by a kill is played again from the start: no old agent output either.
+    for (Side s : {Side::White, Side::Black})
+      std::filesystem::remove(dir / fmt::format("{}.{}.log", stem, side_key(s)));
 
     SeatWatch watch;
     CourseServerOptions o;
