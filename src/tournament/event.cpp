@@ -103,23 +103,18 @@ EndKind end_kind_of(Outcome outcome, std::string_view reason) {
 }
 
 nlohmann::json to_json(const GameResult& r) {
-  return {{"game", r.index},
-          {"round", r.round},
-          {"white", r.white},
-          {"black", r.black},
-          {"winner", outcome_key(r.outcome)},
-          {"end", end_kind_key(r.end)},
-          {"reason", r.reason},
-          {"detail", r.detail},
-          {"plies", r.plies},
-          {"record", r.record},
-          {"duration_ms", r.duration_ms}};
+  return {{"game", r.index + 1},  // 1-based, as everywhere users see it
+          {"round", r.round},           {"white", r.white},
+          {"black", r.black},           {"winner", outcome_key(r.outcome)},
+          {"end", end_kind_key(r.end)}, {"reason", r.reason},
+          {"detail", r.detail},         {"plies", r.plies},
+          {"record", r.record},         {"duration_ms", r.duration_ms}};
 }
 
 GameResult game_result_from_json(const nlohmann::json& j) {
   try {
     GameResult r;
-    r.index = j.at("game").get<int>();
+    r.index = j.at("game").get<int>() - 1;
     r.round = j.at("round").get<int>();
     r.white = j.at("white").get<int>();
     r.black = j.at("black").get<int>();
