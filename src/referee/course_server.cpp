@@ -281,6 +281,7 @@ class CourseServer::Impl {
     conn->send(course::welcome(side));
     conn->send(course::message(fmt::format("Group {}, please wait for the opponent", group)));
     conn->start_reading();
+    if (options_.on_seat) options_.on_seat(side, true);
     if (seats_[0] && seats_[1]) both_connected();
   }
 
@@ -318,6 +319,7 @@ class CourseServer::Impl {
           fmt::print(out_, "{} (Group {}) left before the game started\n", side_name(side), c->group());
           c->close_now();
           seats_[index(side)].reset();  // the next client to connect takes this colour
+          if (options_.on_seat) options_.on_seat(side, false);
         }
         return;
       case Phase::Warmup:

@@ -3,6 +3,7 @@
 // to connect plays White, the second Black; one game at a time, as many games as asked.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -22,6 +23,9 @@ struct CourseServerOptions {
   RuleOptions rules;
   std::filesystem::path records_dir = "records";
   bool show_board = false;
+  // Called (on the server's thread) when a client takes a seat (true) or leaves it before the
+  // game starts (false). A tournament uses it to start the Black agent only once White is in.
+  std::function<void(Side, bool seated)> on_seat;
 };
 
 class CourseServer {

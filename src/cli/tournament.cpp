@@ -1,0 +1,186 @@
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <thread>
+
+#include "cli/commands.hpp"
+#include "referee/process_runner.hpp"
+#include "tournament/event_runner.hpp"
+#include "tournament/match_runner.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The arena binary itself, to run the built-in agents.
+fs::path own_binary() {
+  std::error_code ec;
+  auto p = fs::read_symlink("/proc/self/exe", ec);
+  if (ec)
+    throw std::runtime_error("cannot find the arena binary (/proc/self/exe): " + ec.message());
+  return p;
+}
+
+fs::path default_event_dir(const std::string& game) {
+  std::time_t now = std::time(nullptr);
+  std::tm local{};
+  ::localtime_r(&now, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+  const fs::path base = fs::path("tournaments") / fmt::format("{}-{}", game, stamp);
+  fs::path dir = base;
+  for (int n = 2; fs::exists(dir); ++n) dir = base.string() + fmt::format("-{}", n);
+  return dir;
+}
+
+// On SIGINT/SIGTERM/SIGHUP: kill every agent, say how to continue, exit. Finished games are
+// already in the journal.
+void handle_stop_signals(const fs::path& dir) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, s);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);  // inherited by the threads started later
+  std::thread([set, dir] {
+    int signo = 0;
+    if (sigwait(&set, &signo) != 0) return;
+    kill_all_running_process_groups();
+    const std::string msg = fmt::format(
+        "\narena tournament stopped by signal {}; finished games are kept. Continue with: "
+        "arena tournament --resume {}\n",
+        signo, dir.string());
+    (void)!::write(STDERR_FILENO, msg.data(), msg.size());
+    ::_exit(128 + signo);
+  }).detach();
+}
+
+}  // namespace
+
+void add_tournament(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "tournament",
+      "Double round-robin between agents through the game's course protocol: standings, "
+      "crosstable, ratings, every game's record; resumable after a kill");
+  cmd->footer(
+      "Participants, one per line in --participants FILE or each as --agent SPEC:\n"
+      "  [NAME:] engine [time=MS | depth=N]   the built-in engine\n"
+      "  [NAME:] greedy | random              built-in players\n"
+      "  [NAME:] soccer-ref 0|1|2             a Paper Soccer reference bot\n"
+      "  [NAME:] command SHELL-COMMAND        an external agent, run by /bin/sh in the current\n"
+      "                                       directory; arena appends the protocol's arguments\n"
+      "                                       (Fission, Murus Gallicus: host and port)\n"
+      "Files in the event folder: standings.md, standings.csv, crosstable.csv, games.csv,\n"
+      "results.json, journal.jsonl, "
+      "games/NNN-WHITE-vs-BLACK.{json,log,server.txt,white.log,black.log}.\n"
+      "See docs/tournament.md.");
+  struct Options {
+    std::string game;
+    std::string participants_file;
+    std::vector<std::string> agents;
+    std::string out;
+    std::string resume;
+    bool list_games = false;
+    tournament::EventSettings settings;
+    int moves_per_player = 0;
+    LimitRule limit_rule = LimitRule::Draw;
+    double warmup_s = 1;
+    double connect_timeout_s = 10;
+    double game_timeout_s = 0;
+    int concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    bool quiet = false;
+  };
+  auto o = std::make_shared<Options>();
+  std::vector<std::string> names;
+  for (const GameInfo& g : all_games()) names.emplace_back(g.name);
+  cmd->add_option("game", o->game, "Game: " + game_names())->check(CLI::IsMember(names));
+  auto* file = cmd->add_option("--participants,-f", o->participants_file,
+                               "File with one participant per line (see below)");
+  auto* agent = cmd->add_option("--agent,-a", o->agents,
+                                "A participant, as a line of the participants file (repeatable)");
+  auto* out =
+      cmd->add_option("--out,-o", o->out, "Event folder (default: tournaments/GAME-DATE-TIME)");
+  auto* seed = cmd->add_option("--seed", o->settings.seed,
+                               "Fixes the schedule's order and the built-in agents' seeds")
+                   ->capture_default_str();
+  auto* move_time = cmd->add_option("--move-time", o->settings.move_time_ms,
+                                    "Time per move in ms (default: the game's course limit)")
+                        ->check(CLI::Range(1, 3'600'000));
+  auto* warmup = cmd->add_option("--warmup", o->warmup_s,
+                                 "Seconds between both agents connecting and the first move")
+                     ->capture_default_str()
+                     ->check(CLI::Range(0.0, 600.0));
+  auto* connect = cmd->add_option("--connect-timeout", o->connect_timeout_s,
+                                  "Seconds an agent has to connect; later, it loses on time")
+                      ->capture_default_str()
+                      ->check(CLI::Range(0.1, 600.0));
+  auto* cap = cmd->add_option("--game-timeout", o->game_timeout_s,
+                              "Wall-clock cap per game in seconds; a game cut off there is "
+                              "recorded as aborted, a draw (default: from the move time and "
+                              "move limit, generous)")
+                  ->check(CLI::Range(1.0, 864000.0));
+  add_rule_options(*cmd, o->moves_per_player, o->limit_rule);
+  cmd->add_option("--concurrency,-j", o->concurrency, "Games played at once (default: cores)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_flag("--quiet,-q", o->quiet, "No line per finished game");
+  auto* resume = cmd->add_option("--resume", o->resume,
+                                 "Continue the event in this folder (after a kill): plays only "
+                                 "the missing games, with the settings stored there");
+  cmd->add_flag("--list-games", o->list_games,
+                "Print the games arena can run tournaments of, one per line");
+  for (auto* opt :
+       {static_cast<CLI::Option*>(file), agent, out, seed, move_time, warmup, connect, cap})
+    resume->excludes(opt);
+
+  cmd->callback([o, cmd, &exit_code] {
+    if (o->list_games) {
+      for (const GameInfo& g : all_games())
+        if (tournament::tournament_supported(g)) fmt::print("{}\n", g.name);
+      return;
+    }
+    tournament::RunOptions run;
+    run.concurrency = o->concurrency;
+    run.quiet = o->quiet;
+    try {
+      run.arena_binary = own_binary();
+      if (!o->resume.empty()) {
+        if (!o->game.empty() || cmd->count("--moves-per-player") || cmd->count("--limit-rule"))
+          throw std::runtime_error(
+              "--resume takes every setting from the event folder; give only the folder "
+              "(and -j or -q)");
+        handle_stop_signals(o->resume);
+        exit_code = tournament::resume_event(o->resume, run, std::cout, std::cerr);
+        return;
+      }
+      if (o->game.empty())
+        throw std::runtime_error("give a game (" + game_names() + "), or --resume DIR");
+      tournament::EventSettings s = o->settings;
+      s.game = o->game;
+      if (!o->participants_file.empty())
+        s.participants = tournament::read_participants_file(o->participants_file);
+      for (const auto& line : o->agents) {
+        auto p = tournament::parse_participant(line);
+        if (!p) throw std::runtime_error(fmt::format("--agent '{}': {}", line, p.error));
+        s.participants.push_back(std::move(*p.value));
+      }
+      s.rules = rule_options(o->moves_per_player, o->limit_rule);
+      s.warmup_ms = static_cast<int>(o->warmup_s * 1000);
+      s.connect_timeout_ms = static_cast<int>(o->connect_timeout_s * 1000);
+      s.game_timeout_ms = static_cast<int>(o->game_timeout_s * 1000);
+      s.working_dir = fs::current_path();
+      const fs::path dir = o->out.empty() ? default_event_dir(o->game) : fs::path(o->out);
+      handle_stop_signals(dir);
+      exit_code = tournament::start_event(dir, std::move(s), run, std::cout, std::cerr);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      exit_code = 1;
+    }
+  });
+}
+
+}  // namespace arena::cli

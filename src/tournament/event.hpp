@@ -1,0 +1,60 @@
+#pragma once
+// An event's settings and its games' results: what the journal stores and the reports read.
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/rules.hpp"
+#include "core/side.hpp"
+#include "tournament/participants.hpp"
+
+namespace arena::tournament {
+
+struct EventSettings {
+  std::string game;
+  std::vector<Participant> participants;
+  std::uint64_t seed = 1;
+  int move_time_ms = 0;  // 0: the game's course limit
+  RuleOptions rules;     // moves_per_player unset: the game's own limit
+  int warmup_ms = 1000;
+  int connect_timeout_ms = 10000;
+  int game_timeout_ms = 0;            // 0: derived from the move time and move limit
+  std::filesystem::path working_dir;  // where external agents' commands run
+};
+
+nlohmann::json to_json(const EventSettings& s);
+// Throws std::runtime_error naming what is wrong.
+EventSettings settings_from_json(const nlohmann::json& j);
+
+// How a game ended, in the categories the event reports: the rules decided it (win or draw), or
+// a player's fault did (timeout, illegal move, crash, disconnect); aborted when the referee had to
+// stop it (counted as a draw).
+enum class EndKind { Win, Draw, Timeout, IllegalMove, Crash, Disconnect, Aborted };
+inline constexpr EndKind kAllEndKinds[] = {
+    EndKind::Win,   EndKind::Draw,       EndKind::Timeout, EndKind::IllegalMove,
+    EndKind::Crash, EndKind::Disconnect, EndKind::Aborted};
+std::string_view end_kind_key(EndKind k);  // "win", "draw", "timeout", "illegal-move", ...
+std::optional<EndKind> end_kind_from_key(std::string_view key);
+// The category of a record's reason code and outcome.
+EndKind end_kind_of(Outcome outcome, std::string_view reason);
+
+struct GameResult {
+  int index = 0;
+  int round = 0;
+  int white = 0, black = 0;         // participant indices
+  Outcome outcome = Outcome::Draw;  // never Ongoing: an aborted game counts as a draw
+  EndKind end = EndKind::Draw;
+  std::string reason;  // the referee's code: no-stones, move-limit, timeout, illegal-move, ...
+  std::string detail;
+  int plies = 0;
+  std::string record;  // the game's JSON record, relative to the event directory
+  std::int64_t duration_ms = 0;
+};
+
+nlohmann::json to_json(const GameResult& r);
+GameResult game_result_from_json(const nlohmann::json& j);
+
+}  // namespace arena::tournament

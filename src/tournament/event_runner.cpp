@@ -1,0 +1,248 @@
+#include "tournament/event_runner.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "games/registry.hpp"
+#include "referee/record.hpp"
+#include "tournament/journal.hpp"
+#include "tournament/match_runner.hpp"
+#include "tournament/report.hpp"
+#include "tournament/schedule.hpp"
+
+namespace arena::tournament {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string clock_text(std::chrono::seconds s) {
+  const long long t = s.count();
+  return t >= 3600 ? fmt::format("{}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60)
+                   : fmt::format("{}:{:02}", t / 60, t % 60);
+}
+
+const GameInfo& game_of(const EventSettings& s) {
+  const GameInfo* g = find_game(s.game);
+  if (!g)
+    throw std::runtime_error(
+        fmt::format("unknown game '{}' (arena knows: {})", s.game, game_names()));
+  return *g;
+}
+
+// The event being played: shared by the workers, guarded by one mutex.
+class Event {
+ public:
+  Event(const std::filesystem::path& dir, const EventSettings& settings, Journal journal,
+        std::vector<GameResult> finished, const RunOptions& options, std::ostream& out,
+        std::ostream& progress)
+      : dir_(dir),
+        settings_(settings),
+        game_(game_of(settings)),
+        journal_(std::move(journal)),
+        schedule_(
+            double_round_robin(static_cast<int>(settings.participants.size()), settings.seed)),
+        options_(options),
+        out_(out),
+        progress_(progress),
+        tty_(::isatty(STDERR_FILENO) == 1) {
+    std::set<int> seen;
+    for (auto& r : finished) {
+      if (r.index < 0 || r.index >= static_cast<int>(schedule_.size()) ||
+          schedule_[static_cast<std::size_t>(r.index)].white != r.white ||
+          schedule_[static_cast<std::size_t>(r.index)].black != r.black)
+        throw std::runtime_error(
+            fmt::format("{}: game {} does not match the event's schedule; the journal was changed",
+                        (dir / kJournalFile).string(), r.index + 1));
+      if (seen.insert(r.index).second) results_.push_back(std::move(r));
+    }
+    for (const Pairing& p : schedule_)
+      if (!seen.count(p.index)) pending_.push_back(p);
+  }
+
+  int run() {
+    std::filesystem::create_directories(dir_ / "games");
+    const int total = static_cast<int>(schedule_.size());
+    fmt::print(
+        out_,
+        "{} tournament: {} participants, {} games ({} to play), {} at once\nEvent folder: {}\n",
+        game_.title, settings_.participants.size(), total, pending_.size(),
+        std::min<std::size_t>(pending_.size(), static_cast<std::size_t>(options_.concurrency)),
+        dir_.string());
+    out_.flush();
+    started_ = Clock::now();
+    const int workers =
+        std::max(1, std::min(options_.concurrency, static_cast<int>(pending_.size())));
+    std::vector<std::thread> threads;
+    for (int i = 0; i < workers && !pending_.empty(); ++i) threads.emplace_back([this] { work(); });
+    for (auto& t : threads) t.join();
+    clear_progress();
+    if (!error_.empty()) {
+      fmt::print(out_,
+                 "error: {}\nThe {} finished games are kept; continue with: arena tournament "
+                 "--resume {}\n",
+                 error_, results_.size(), dir_.string());
+      return 1;
+    }
+    const EventReport report = make_report(settings_, std::string(game_.title), results_, total);
+    write_reports(dir_, report);
+    fmt::print(out_,
+               "\n{}\nRecords, standings (standings.md, standings.csv, crosstable.csv, games.csv, "
+               "results.json) and the journal are in {}\n",
+               report_text(report), dir_.string());
+    out_.flush();
+    return 0;
+  }
+
+ private:
+  const std::filesystem::path dir_;
+  const EventSettings& settings_;
+  const GameInfo& game_;
+  Journal journal_;
+  const std::vector<Pairing> schedule_;
+  const RunOptions options_;
+  std::ostream& out_;
+  std::ostream& progress_;
+  const bool tty_;
+  std::mutex mutex_;
+  std::vector<Pairing> pending_;
+  std::size_t next_ = 0;
+  std::vector<GameResult> results_;
+  int played_now_ = 0;  // games finished by this run (for the estimate)
+  std::string error_;
+  Clock::time_point started_;
+
+  void work() {
+    while (true) {
+      Pairing p;
+      {
+        std::lock_guard lock(mutex_);
+        if (next_ >= pending_.size() || !error_.empty()) return;
+        p = pending_[next_++];
+      }
+      try {
+        GameResult r = play(p);
+        journal_.append(r);
+        finished(std::move(r));
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mutex_);
+        if (error_.empty()) error_ = fmt::format("game {}: {}", p.index + 1, e.what());
+      }
+    }
+  }
+
+  GameResult play(const Pairing& p) {
+    const Participant& white = settings_.participants[static_cast<std::size_t>(p.white)];
+    const Participant& black = settings_.participants[static_cast<std::size_t>(p.black)];
+    const std::string stem = fmt::format("{:03}-{}-vs-{}", p.index + 1, white.name, black.name);
+    MatchRequest req;
+    req.game = &game_;
+    req.settings = &settings_;
+    req.white = &white;
+    req.black = &black;
+    req.seed = p.seed;
+    req.move_time_ms =
+        settings_.move_time_ms > 0 ? settings_.move_time_ms : game_.default_move_time_ms;
+    req.arena_binary = options_.arena_binary;
+    req.stem = dir_ / "games" / stem;
+    const auto began = Clock::now();
+    req.deadline = began + game_time_cap(game_, settings_);
+    GameRecord record = match_runner_for(game_)->play(req);
+    const auto duration =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - began);
+    record.settings["tournament"] = {{"event", dir_.filename().string()},
+                                     {"game", p.index + 1},
+                                     {"round", p.round},
+                                     {"seed", p.seed}};
+    const std::string record_path = "games/" + stem + ".json";
+    write_record(dir_ / record_path, record);
+    GameResult r;
+    r.index = p.index;
+    r.round = p.round;
+    r.white = p.white;
+    r.black = p.black;
+    r.end = end_kind_of(record.outcome, record.reason);
+    r.outcome = record.outcome == Outcome::Ongoing ? Outcome::Draw : record.outcome;
+    r.reason = record.reason;
+    r.detail = record.detail;
+    r.plies = static_cast<int>(record.moves.size());
+    r.record = record_path;
+    r.duration_ms = duration.count();
+    return r;
+  }
+
+  void finished(GameResult r) {
+    std::lock_guard lock(mutex_);
+    ++played_now_;
+    const auto& w = settings_.participants[static_cast<std::size_t>(r.white)].name;
+    const auto& b = settings_.participants[static_cast<std::size_t>(r.black)].name;
+    const std::string result = r.outcome == Outcome::WhiteWins   ? "1-0"
+                               : r.outcome == Outcome::BlackWins ? "0-1"
+                                                                 : "1/2";
+    results_.push_back(std::move(r));
+    const GameResult& g = results_.back();
+    if (!options_.quiet) {
+      clear_progress();
+      fmt::print(out_, "game {:>3}  round {:>2}  {} - {}  {}  {} ({}), {} plies\n", g.index + 1,
+                 g.round, w, b, result, g.reason, g.detail, g.plies);
+      out_.flush();
+    }
+    show_progress();
+  }
+
+  void clear_progress() {
+    if (tty_) {
+      progress_ << "\r\033[K";
+      progress_.flush();
+    }
+  }
+
+  void show_progress() {
+    const int total = static_cast<int>(schedule_.size());
+    const int done = static_cast<int>(results_.size());
+    const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_);
+    const auto left =
+        std::chrono::seconds(played_now_ > 0 ? elapsed.count() * (total - done) / played_now_ : 0);
+    const std::string line = fmt::format("[{}] {}/{} games, elapsed {}, about {} left", game_.name,
+                                         done, total, clock_text(elapsed), clock_text(left));
+    progress_ << (tty_ ? "\r\033[K" + line : line + "\n");
+    progress_.flush();
+  }
+};
+
+void validate(const EventSettings& s) {
+  const GameInfo& g = game_of(s);
+  if (!tournament_supported(g)) match_runner_for(g);  // throws the reason
+  check_participants_for(g, s);
+}
+
+}  // namespace
+
+int start_event(const std::filesystem::path& dir, EventSettings settings, const RunOptions& options,
+                std::ostream& out, std::ostream& progress) {
+  finalize_participants(settings.participants);
+  validate(settings);
+  Journal journal = Journal::create(dir, settings);
+  Event event(dir, settings, std::move(journal), {}, options, out, progress);
+  return event.run();
+}
+
+int resume_event(const std::filesystem::path& dir, const RunOptions& options, std::ostream& out,
+                 std::ostream& progress) {
+  EventSettings settings;
+  std::vector<GameResult> finished;
+  Journal journal = Journal::open(dir, settings, finished);
+  validate(settings);
+  Event event(dir, settings, std::move(journal), std::move(finished), options, out, progress);
+  return event.run();
+}
+
+}  // namespace arena::tournament

@@ -1,0 +1,107 @@
+#include "tournament/match_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "tournament/line_match_runner.hpp"
+
+namespace arena::tournament {
+namespace {
+
+// Plies assumed for the time cap of a game without a move limit.
+constexpr int kPliesWithoutLimit = 1000;
+
+// Protocols whose runner is not written yet: a clear error instead of a wrong game.
+class UnsupportedRunner final : public MatchRunner {
+ public:
+  explicit UnsupportedRunner(std::string why) : why_(std::move(why)) {}
+  GameRecord play(const MatchRequest&) override { throw std::runtime_error(why_); }
+
+ private:
+  std::string why_;
+};
+
+}  // namespace
+
+TournamentProtocol tournament_protocol(const GameInfo& game) {
+  if (game.course_log != nullptr) return TournamentProtocol::CourseLines;
+  if (game.name == "morris") return TournamentProtocol::MorrisTwoPort;
+  if (game.name == "soccer" || game.name == "paper-soccer")
+    return TournamentProtocol::SoccerReferee;
+  return TournamentProtocol::None;
+}
+
+std::unique_ptr<MatchRunner> match_runner_for(const GameInfo& game) {
+  switch (tournament_protocol(game)) {
+    case TournamentProtocol::CourseLines:
+      return make_line_match_runner();
+    // To wire: a runner starting `arena serve morris --white-port P --black-port Q` (or the server
+    // in-process) on two free ports, then each agent with `White|Black` and the ports appended.
+    case TournamentProtocol::MorrisTwoPort:
+      break;
+    // To wire: a runner starting `arena soccer-referee 'white cmd' 'black cmd' -t S`, reading its
+    // exit status (61: player 1 won, 62: player 2 won) and its record.
+    case TournamentProtocol::SoccerReferee:
+      break;
+    case TournamentProtocol::None:
+      break;
+  }
+  throw std::runtime_error(fmt::format(
+      "arena cannot run {} tournaments yet: no match runner for its course protocol (see "
+      "docs/tournament.md, 'Adding a protocol')",
+      game.title));
+}
+
+bool tournament_supported(const GameInfo& game) {
+  return tournament_protocol(game) == TournamentProtocol::CourseLines;
+}
+
+void check_participants_for(const GameInfo& game, const EventSettings& settings) {
+  const int move_time =
+      settings.move_time_ms > 0 ? settings.move_time_ms : game.default_move_time_ms;
+  for (const Participant& p : settings.participants) {
+    if (p.kind == AgentKind::SoccerRef &&
+        tournament_protocol(game) != TournamentProtocol::SoccerReferee)
+      throw std::runtime_error(
+          fmt::format("participant '{}': soccer-ref agents play only Paper Soccer", p.name));
+    if (p.kind == AgentKind::Engine && p.time_ms > move_time)
+      throw std::runtime_error(fmt::format(
+          "participant '{}': engine time={} ms is more than the event's {} ms per move; it would "
+          "lose every game on time",
+          p.name, p.time_ms, move_time));
+  }
+}
+
+std::chrono::milliseconds game_time_cap(const GameInfo& game, const EventSettings& settings) {
+  if (settings.game_timeout_ms > 0) return std::chrono::milliseconds(settings.game_timeout_ms);
+  const int per_player = settings.rules.moves_per_player.value_or(game.default_moves_per_player);
+  const long long plies = per_player > 0 ? 2LL * per_player : kPliesWithoutLimit;
+  const long long move_time =
+      settings.move_time_ms > 0 ? settings.move_time_ms : game.default_move_time_ms;
+  const long long once = 2LL * settings.connect_timeout_ms + settings.warmup_ms + plies * move_time;
+  return std::chrono::milliseconds(2 * once + 60'000);
+}
+
+GameRecord forfeit_record(const MatchRequest& request, Side loser, std::string reason,
+                          std::string detail) {
+  GameRecord r;
+  r.game = std::string(request.game->name);
+  r.settings = {
+      {"move_time_ms", request.move_time_ms},
+      {"warmup_ms", request.settings->warmup_ms},
+      {"moves_per_player",
+       request.settings->rules.moves_per_player.value_or(request.game->default_moves_per_player)},
+      {"limit_rule", limit_rule_key(request.settings->rules.limit_rule)},
+      {"referee", "arena tournament (the game did not start)"},
+  };
+  r.white.name = request.white->name;
+  r.black.name = request.black->name;
+  r.started_at = r.ended_at = utc_now_iso8601();
+  r.outcome = win_for(opposite(loser));
+  r.reason = std::move(reason);
+  r.detail = std::move(detail);
+  return r;
+}
+
+}  // namespace arena::tournament

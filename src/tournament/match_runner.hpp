@@ -1,0 +1,65 @@
+#pragma once
+// Plays one tournament game between two participants through the game's real course protocol,
+// and gives its record. One runner per protocol; match_runner_for() picks it from the game.
+//
+// Extension point: a game whose course used another protocol gets a MatchRunner subclass here
+// (the Morris two-port server, the Paper Soccer stdin/stdout referee) and a line in
+// match_runner_for(). A runner must never hang (respect request.deadline), must kill every agent
+// process it started before returning, and reports agents' faults with the record's reason codes
+// "timeout", "illegal-move", "crash" or "disconnect".
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "games/registry.hpp"
+#include "referee/record.hpp"
+#include "tournament/event.hpp"
+
+namespace arena::tournament {
+
+struct MatchRequest {
+  const GameInfo* game = nullptr;
+  const EventSettings* settings = nullptr;
+  const Participant* white = nullptr;
+  const Participant* black = nullptr;
+  std::uint64_t seed = 0;              // the built-in agents' seeds are derived from it
+  int move_time_ms = 0;                // resolved: the event's or the game's
+  std::filesystem::path arena_binary;  // runs the built-in agents
+  // Where this game's files go: <stem>.json (written by the caller), <stem>.server.txt (referee
+  // transcript), <stem>.white.log / <stem>.black.log (the agents' output), and the course's log.
+  std::filesystem::path stem;
+  std::chrono::steady_clock::time_point deadline;  // the game is cut off here, whatever happens
+};
+
+class MatchRunner {
+ public:
+  virtual ~MatchRunner() = default;
+  // Plays the game. The record's players carry the participants' names. Throws only for trouble
+  // of arena's own (cannot listen, cannot write files), never for a misbehaving agent.
+  virtual GameRecord play(const MatchRequest& request) = 0;
+};
+
+enum class TournamentProtocol { CourseLines, MorrisTwoPort, SoccerReferee, None };
+
+// Which protocol a game's course used, hence which runner plays its tournament games.
+TournamentProtocol tournament_protocol(const GameInfo& game);
+// The runner for a game; throws std::runtime_error with a clear message when arena cannot run
+// tournaments of it yet.
+std::unique_ptr<MatchRunner> match_runner_for(const GameInfo& game);
+// Whether match_runner_for(game) works.
+bool tournament_supported(const GameInfo& game);
+
+// Checks that every participant can play this game (soccer-ref only in Paper Soccer, engine
+// time within the move time); throws std::runtime_error naming the participant.
+void check_participants_for(const GameInfo& game, const EventSettings& settings);
+
+// The deadline for a game: connecting, warm-up and every allowed move at its full time, doubled,
+// plus a minute. settings.game_timeout_ms overrides it.
+std::chrono::milliseconds game_time_cap(const GameInfo& game, const EventSettings& settings);
+
+// The record of a game decided before it began (an agent that could not start or connect).
+GameRecord forfeit_record(const MatchRequest& request, Side loser, std::string reason,
+                          std::string detail);
+
+}  // namespace arena::tournament

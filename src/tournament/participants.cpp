@@ -1,0 +1,211 @@
+#include "tournament/participants.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace arena::tournament {
+namespace {
+
+constexpr std::uintmax_t kMaxFileBytes = 1 << 20;
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.' || c == '+';
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> words(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+bool parse_int(std::string_view text, int lo, int hi, int& out) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || end != text.data() + text.size() || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+Parsed<Participant> parse_spec(std::string_view spec) {
+  using P = Parsed<Participant>;
+  Participant p;
+  p.spec = std::string(spec);
+  const auto w = words(spec);
+  if (w.empty()) return P::fail("no agent given (engine, greedy, random, soccer-ref or command)");
+  const std::string_view kind = w[0];
+  if (kind == "command") {
+    const std::string_view rest = trim(spec.substr(spec.find("command") + 7));
+    if (rest.empty()) return P::fail("'command' needs the program to run");
+    p.kind = AgentKind::Command;
+    p.command = std::string(rest);
+    return P::ok(std::move(p));
+  }
+  if (kind == "random" || kind == "greedy") {
+    if (w.size() > 1) return P::fail(fmt::format("'{}' takes no arguments", kind));
+    p.kind = kind == "random" ? AgentKind::Random : AgentKind::Greedy;
+    return P::ok(std::move(p));
+  }
+  if (kind == "soccer-ref") {
+    if (w.size() != 2 || !parse_int(w[1], 0, 2, p.level))
+      return P::fail("'soccer-ref' takes one level: 0, 1 or 2");
+    p.kind = AgentKind::SoccerRef;
+    return P::ok(std::move(p));
+  }
+  if (kind == "engine") {
+    p.kind = AgentKind::Engine;
+    for (std::size_t i = 1; i < w.size(); ++i) {
+      const auto eq = w[i].find('=');
+      const std::string_view key = w[i].substr(0, eq);
+      const std::string_view value = eq == std::string_view::npos ? "" : w[i].substr(eq + 1);
+      if (key == "time") {
+        if (!parse_int(value, 1, 3'600'000, p.time_ms))
+          return P::fail(fmt::format("'{}': time must be milliseconds, 1 to 3600000", w[i]));
+      } else if (key == "depth") {
+        if (!parse_int(value, 1, 60, p.depth))
+          return P::fail(fmt::format("'{}': depth must be 1 to 60", w[i]));
+      } else {
+        return P::fail(fmt::format("engine option '{}' is not time=MS or depth=N", w[i]));
+      }
+    }
+    if (p.time_ms > 0 && p.depth > 0) return P::fail("engine takes time=MS or depth=N, not both");
+    return P::ok(std::move(p));
+  }
+  return P::fail(
+      fmt::format("unknown agent kind '{}' (engine, greedy, random, soccer-ref or command)", kind));
+}
+
+std::string default_name(const Participant& p) {
+  switch (p.kind) {
+    case AgentKind::Engine:
+      if (p.depth > 0) return fmt::format("engine-d{}", p.depth);
+      if (p.time_ms > 0) return fmt::format("engine-{}ms", p.time_ms);
+      return "engine";
+    case AgentKind::Greedy:
+      return "greedy";
+    case AgentKind::Random:
+      return "random";
+    case AgentKind::SoccerRef:
+      return fmt::format("soccer-ref{}", p.level);
+    case AgentKind::Command: {
+      // The program's file name, reduced to name characters.
+      const auto first = words(p.command).front();
+      std::string base(
+          first.substr(first.rfind('/') == std::string_view::npos ? 0 : first.rfind('/') + 1));
+      std::string out;
+      for (char c : base)
+        if (is_name_char(c) && out.size() < 24) out += c;
+      return out.empty() ? "agent" : out;
+    }
+  }
+  return "agent";
+}
+
+}  // namespace
+
+std::string_view agent_kind_name(AgentKind k) {
+  switch (k) {
+    case AgentKind::Engine:
+      return "engine";
+    case AgentKind::Greedy:
+      return "greedy";
+    case AgentKind::Random:
+      return "random";
+    case AgentKind::SoccerRef:
+      return "soccer-ref";
+    case AgentKind::Command:
+      return "command";
+  }
+  return "?";
+}
+
+Parsed<Participant> parse_participant(std::string_view line) {
+  using P = Parsed<Participant>;
+  if (line.size() > kMaxSpecBytes)
+    return P::fail(fmt::format("longer than {} bytes", kMaxSpecBytes));
+  for (char c : line)
+    if (c == '\0' || c == '\n') return P::fail("contains a NUL or newline character");
+  line = trim(line);
+  // "NAME:" is a leading run of name characters ending in ':' and followed by a space or the end.
+  std::size_t n = 0;
+  while (n < line.size() && is_name_char(line[n])) ++n;
+  std::string name;
+  if (n > 0 && n < line.size() && line[n] == ':' &&
+      (n + 1 == line.size() || line[n + 1] == ' ' || line[n + 1] == '\t')) {
+    name = std::string(line.substr(0, n));
+    if (name.size() > kMaxNameBytes)
+      return P::fail(
+          fmt::format("the name '{}' is longer than {} characters", name, kMaxNameBytes));
+    line = trim(line.substr(n + 1));
+  }
+  auto parsed = parse_spec(line);
+  if (parsed) parsed.value->name = std::move(name);
+  return parsed;
+}
+
+std::vector<Participant> read_participants_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot read {}: {}", path.string(), ec.message()));
+  if (size > kMaxFileBytes)
+    throw std::runtime_error(
+        fmt::format("{} is larger than {} bytes", path.string(), kMaxFileBytes));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
+  std::vector<Participant> out;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string_view t = trim(line);
+    if (t.empty() || t.front() == '#') continue;
+    auto p = parse_participant(line);
+    if (!p) throw std::runtime_error(fmt::format("{}:{}: {}", path.string(), number, p.error));
+    out.push_back(std::move(*p.value));
+  }
+  return out;
+}
+
+void finalize_participants(std::vector<Participant>& participants) {
+  if (participants.size() < 2)
+    throw std::runtime_error(fmt::format("a tournament needs at least two participants ({} given)",
+                                         participants.size()));
+  if (participants.size() > kMaxParticipants)
+    throw std::runtime_error(
+        fmt::format("at most {} participants ({} given)", kMaxParticipants, participants.size()));
+  std::set<std::string> taken;
+  for (const auto& p : participants) {
+    if (p.name.empty()) continue;
+    if (!taken.insert(p.name).second)
+      throw std::runtime_error(fmt::format("two participants are named '{}'", p.name));
+  }
+  // Unnamed ones: the kind's name, then -2, -3... where it is taken.
+  for (auto& p : participants) {
+    if (!p.name.empty()) continue;
+    const std::string base = default_name(p);
+    std::string name = base;
+    for (int k = 2; taken.count(name); ++k) name = fmt::format("{}-{}", base, k);
+    taken.insert(name);
+    p.name = name;
+  }
+}
+
+}  // namespace arena::tournament
