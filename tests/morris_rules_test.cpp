@@ -105,7 +105,8 @@ TEST(MorrisRules, PlacingMillRemovesOneOpponentPiece) {
   EXPECT_TRUE(std::count(all.begin(), all.end(), "g1b2"));
   EXPECT_TRUE(std::count(all.begin(), all.end(), "g1b4"));
   EXPECT_FALSE(std::count(all.begin(), all.end(), "g1"));
-  EXPECT_NE(error_of(s, "g1").find("closes a mill"), std::string::npos);
+  EXPECT_EQ(error_of(s, "g1"),
+            "g1 closes a mill: name the opponent piece to remove too (e.g. g1b2)");
   EXPECT_NE(error_of(s, "a4b2").find("closes no mill"), std::string::npos);
   EXPECT_NE(error_of(s, "g1d1").find("holds no Black piece"), std::string::npos);
   const State t = after(s, "g1b2");

@@ -75,6 +75,46 @@ TEST(MorrisSearch, TheSideAheadAvoidsTheRepetition) {
   EXPECT_GT(out.score, 0);
 }
 
+TEST(MorrisSearch, TheHashKnowsWhatMayRepeat) {
+  // Same position, different positions behind it: different hashes (the transposition table must
+  // not carry a score over). Same positions in another order: the same hash.
+  const State s = shuttle_start();
+  const State a = after(s, "a1d1 d7a7 d1a1 e3e4");
+  const State fresh = *State::from_position(a.position()).value;
+  EXPECT_EQ(a.key(), fresh.key());
+  EXPECT_NE(a.hash(), fresh.hash());
+  const State b = after(s, "a1d1 e3e4 d1a1 d7a7");
+  const State c = after(s, "a1d1 d7a7 d1a1 e3e4");
+  EXPECT_EQ(b.key(), c.key());
+  EXPECT_NE(b.hash(), c.hash());  // b passed through other positions than c
+}
+
+TEST(MorrisSearch, AReusedSearcherSeesRepetitionsItsTableDidNotKnow) {
+  // A searcher meets the position first without history, then with the game's history: its
+  // answer must be the one a new searcher gives.
+  const State s = after(shuttle_start(), "a1d1 d7a7 d1a1");
+  const State fresh = *State::from_position(s.position()).value;
+  SearchLimits limits;
+  limits.max_depth = 5;
+  Searcher<State> reused;
+  (void)reused.search(fresh, limits);
+  const auto second = reused.search(s, limits);
+  Searcher<State> clean;
+  const auto reference = clean.search(s, limits);
+  EXPECT_EQ(second.score, reference.score);
+  EXPECT_EQ(s.move_text(second.best), s.move_text(reference.best));
+}
+
+TEST(MorrisSearch, ConvertsAgainstAFlyingDefenderWithoutRepeating) {
+  // A game that ended in a repetition draw (White 6 pieces against 3) while the hash ignored the
+  // history: scores stored in earlier moves' searches hid Black's repetitions. Now White wins.
+  const GameInfo& g = *find_game("morris");
+  auto engine = g.make_player({.kind = PlayerKind::Engine, .depth = 4});
+  auto greedy = g.make_player({.kind = PlayerKind::Greedy, .seed = 24});
+  const GameRecord r = play_local_match(g, {engine.get(), greedy.get()}, {});
+  EXPECT_EQ(r.outcome, Outcome::WhiteWins) << r.reason;
+}
+
 TEST(MorrisSearch, FixedDepthIsDeterministic) {
   const State s = after(State::start(), "a1 b2 d1");
   const auto a = search(s, 5), b = search(s, 5);

@@ -20,13 +20,14 @@ class History {
   static constexpr int kInline = 96;
 
   History() = default;
-  History(const History& o) : older_(o.older_), count_(o.count_) {
+  History(const History& o) : older_(o.older_), count_(o.count_), digest_(o.digest_) {
     std::copy_n(o.recent_.begin(), count_, recent_.begin());
   }
   History& operator=(const History& o) {
     if (this != &o) {
       older_ = o.older_;
       count_ = o.count_;
+      digest_ = o.digest_;
       std::copy_n(o.recent_.begin(), count_, recent_.begin());
     }
     return *this;
@@ -37,6 +38,7 @@ class History {
     older_.reset();
     recent_[0] = key;
     count_ = 1;
+    digest_ = scramble(key);
   }
 
   bool contains(std::uint64_t key) const {
@@ -48,15 +50,25 @@ class History {
   void push(std::uint64_t key) {
     if (count_ == kInline) spill();
     recent_[count_++] = key;
+    digest_ ^= scramble(key);
   }
 
   std::size_t size() const { return count_ + (older_ ? older_->size() : 0); }
+  // Identifies the set of positions (not their order): what the rest of the game depends on.
+  std::uint64_t digest() const { return digest_; }
 
  private:
   std::shared_ptr<const std::vector<std::uint64_t>> older_;  // sorted
   // Only [0, count_) is meaningful; left uninitialised so that copies stay cheap.
   std::array<std::uint64_t, kInline> recent_;
   int count_ = 0;
+  std::uint64_t digest_ = 0;
+
+  static constexpr std::uint64_t scramble(std::uint64_t key) {
+    std::uint64_t z = key * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    z = (z ^ (z >> 32)) * 0xD6E8FEB86659FD93ULL;
+    return z ^ (z >> 32);
+  }
 
   void spill() {
     auto merged = std::make_shared<std::vector<std::uint64_t>>();

@@ -147,11 +147,14 @@ Parsed<Move> State::parse_move(std::string_view text) const {
   const Points own_after = (placing ? own : own & ~point_bit(m.from)) | point_bit(m.to);
   const bool must_remove = mill_through(own_after, m.to) && opp != 0;
   const std::string stem = move_text(Move{m.from, m.to, kNoPoint});
+  // Pieces a mill may take: those in no mill, or any when all are in mills.
+  const Points in_mill = in_mills(opp);
+  const Points removable = (opp & ~in_mill) ? opp & ~in_mill : opp;
   if (i == n) {
     if (must_remove)
       return P::fail(
           fmt::format("{} closes a mill: name the opponent piece to remove too (e.g. {}{})", stem,
-                      stem, name(std::countr_zero(opp))));
+                      stem, name(std::countr_zero(removable))));
     return P::ok(m);
   }
   m.remove = static_cast<std::uint8_t>(pts[i]);
@@ -161,8 +164,7 @@ Parsed<Move> State::parse_move(std::string_view text) const {
   if (!(opp & point_bit(m.remove)))
     return P::fail(
         fmt::format("{} holds no {} piece to remove", name(m.remove), side_name(opposite(side_))));
-  const Points protected_ = in_mills(opp);
-  if ((protected_ & point_bit(m.remove)) && (opp & ~protected_))
+  if (!(removable & point_bit(m.remove)))
     return P::fail(fmt::format(
         "{} is in a mill: a piece in a mill may be removed only when all pieces are in mills",
         name(m.remove)));

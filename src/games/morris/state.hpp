@@ -79,13 +79,15 @@ class State {
     return board_[0] | (std::uint64_t{board_[1]} << 24) | (std::uint64_t{hand_[0]} << 48) |
            (std::uint64_t{hand_[1]} << 52) | (static_cast<std::uint64_t>(index(side_)) << 56);
   }
-  // A bijective mix of key(): well spread for the transposition table and, unlike Zobrist keys,
-  // free of collisions.
+  // For the transposition table: a bijective mix of key() (well spread, and unlike Zobrist keys
+  // free of collisions between positions), combined with the digest of the positions seen since
+  // the last irreversible move. Which moves repeat depends on those, so a score found with one
+  // history is never reused with another (a stored "winning" line that has become a draw).
   std::uint64_t hash() const {
     std::uint64_t z = key();
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    return (z ^ (z >> 31)) ^ history_.digest();
   }
 
   template <std::size_t N>
