@@ -1,0 +1,81 @@
+#include "games/morris/eval.hpp"
+
+#include <bit>
+
+namespace arena::morris {
+namespace {
+
+// Weights per stage of the side being scored: pieces decide the game; mills, open lines and
+// mobility decide how the pieces will go.
+struct Weights {
+  int piece, mill, open_two, blocked, mobility;
+};
+constexpr Weights kPlacing{1000, 120, 90, 25, 8};
+constexpr Weights kMoving{1000, 160, 70, 60, 25};
+constexpr Weights kFlying{1000, 100, 300, 0, 0};
+constexpr int kThreatOnMove = 700;  // a mill the side to move can close now: nearly a piece
+
+struct Features {
+  int mills = 0;       // complete mills
+  int open_two = 0;    // lines with two own pieces and an empty third point
+  int blocked = 0;     // pieces with no empty neighbour
+  int mobility = 0;    // slides to an empty neighbour
+  Points targets = 0;  // empty points that complete an own line
+};
+
+Features features(Points own, Points empty) {
+  Features f;
+  for (const Points m : kMills) {
+    const Points o = own & m;
+    if (o == m) {
+      ++f.mills;
+    } else if (std::popcount(o) == 2 && (m & empty)) {
+      ++f.open_two;
+      f.targets |= m & empty;
+    }
+  }
+  for (Points b = own; b; b &= b - 1) {
+    const int n = std::popcount(kAdjacent[std::countr_zero(b)] & empty);
+    f.mobility += n;
+    f.blocked += n == 0;
+  }
+  return f;
+}
+
+// Whether `side` can close a mill with its next move: some empty target is reachable by a piece
+// that is not one of the two waiting on that line.
+bool can_close_mill(const State& s, Side side, const Features& f, Points own) {
+  if (!f.targets) return false;
+  const Stage st = s.stage(side);
+  if (st == Stage::Placing) return true;
+  for (Points t = f.targets; t; t &= t - 1) {
+    const int to = std::countr_zero(t);
+    for (const Points line : kMillsOf[to]) {
+      if (std::popcount(own & line) != 2) continue;
+      const Points movers = own & ~line & (st == Stage::Flying ? kAllPoints : kAdjacent[to]);
+      if (movers) return true;
+    }
+  }
+  return false;
+}
+
+int side_score(const State& s, Side side, const Features& f) {
+  const Stage st = s.stage(side);
+  const Weights& w = st == Stage::Placing ? kPlacing : st == Stage::Moving ? kMoving : kFlying;
+  return w.piece * s.pieces(side) + w.mill * f.mills + w.open_two * f.open_two -
+         w.blocked * f.blocked + w.mobility * f.mobility;
+}
+
+}  // namespace
+
+int evaluate(const State& s) {
+  const Side us = s.side_to_move(), them = opposite(us);
+  const Points own = s.points(us), opp = s.points(them);
+  const Points empty = kAllPoints & ~(own | opp);
+  const Features fu = features(own, empty), ft = features(opp, empty);
+  int score = side_score(s, us, fu) - side_score(s, them, ft);
+  if (can_close_mill(s, us, fu, own)) score += kThreatOnMove;
+  return score;
+}
+
+}  // namespace arena::morris

@@ -1,0 +1,71 @@
+#pragma once
+// The positions seen since the last irreversible move, for the repetition rule ("when a position
+// occurs a second time, the game is a draw"). A placement or a removal changes the pieces in hand
+// or on the board for good, so no earlier position can come back and the history restarts there.
+//
+// States are copied at every node of the search, so the recent positions live inline and only
+// the used part is copied. When the inline part is full (more than kInline reversible plies in a
+// row, which real games rarely reach) it moves into a shared, sorted, immutable vector: copies
+// then share it instead of copying it.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace arena::morris {
+
+class History {
+ public:
+  static constexpr int kInline = 96;
+
+  History() = default;
+  History(const History& o) : older_(o.older_), count_(o.count_) {
+    std::copy_n(o.recent_.begin(), count_, recent_.begin());
+  }
+  History& operator=(const History& o) {
+    if (this != &o) {
+      older_ = o.older_;
+      count_ = o.count_;
+      std::copy_n(o.recent_.begin(), count_, recent_.begin());
+    }
+    return *this;
+  }
+
+  // Starts over with one position (after an irreversible move, or a position set up from outside).
+  void reset(std::uint64_t key) {
+    older_.reset();
+    recent_[0] = key;
+    count_ = 1;
+  }
+
+  bool contains(std::uint64_t key) const {
+    for (int i = 0; i < count_; ++i)
+      if (recent_[i] == key) return true;
+    return older_ && std::binary_search(older_->begin(), older_->end(), key);
+  }
+
+  void push(std::uint64_t key) {
+    if (count_ == kInline) spill();
+    recent_[count_++] = key;
+  }
+
+  std::size_t size() const { return count_ + (older_ ? older_->size() : 0); }
+
+ private:
+  std::shared_ptr<const std::vector<std::uint64_t>> older_;  // sorted
+  std::array<std::uint64_t, kInline> recent_{};              // only [0, count_) is meaningful
+  int count_ = 0;
+
+  void spill() {
+    auto merged = std::make_shared<std::vector<std::uint64_t>>();
+    merged->reserve(size());
+    if (older_) merged->assign(older_->begin(), older_->end());
+    merged->insert(merged->end(), recent_.begin(), recent_.begin() + count_);
+    std::sort(merged->begin(), merged->end());
+    older_ = std::move(merged);
+    count_ = 0;
+  }
+};
+
+}  // namespace arena::morris
