@@ -143,7 +143,8 @@ class MulinoJava : public ::testing::Test {
 
   // Runs the Java program; its stdout.
   static std::string run_java(const std::vector<std::string>& args) {
-    std::vector<std::string> cmd = {java_, "-cp", (dir_->path() / "classes").string(), "MulinoWireCheck"};
+    std::vector<std::string> cmd = {java_, "-cp", (dir_->path() / "classes").string(),
+                                    "MulinoWireCheck"};
     cmd.insert(cmd.end(), args.begin(), args.end());
     Process java(cmd);
     const auto rc = java.wait(std::chrono::minutes(2));
@@ -169,7 +170,8 @@ std::string write_messages(bool reset_each) {
 
 std::string expected_lines() {
   std::string out;
-  for (const Message& m : sample_messages()) out += m.state ? describe(*m.state) : describe(*m.action);
+  for (const Message& m : sample_messages())
+    out += m.state ? describe(*m.state) : describe(*m.action);
   return out;
 }
 
@@ -194,7 +196,8 @@ TEST_F(MulinoJava, OurReaderReadsWhatJavaWrote) {
 
 TEST_F(MulinoJava, JavaEchoOfOurMessagesDecodesToTheSameValues) {
   spit(file("echo-in.bin"), write_messages(false));
-  const std::string printed = run_java({"echo", file("echo-in.bin").string(), file("echo-out.bin").string()});
+  const std::string printed =
+      run_java({"echo", file("echo-in.bin").string(), file("echo-out.bin").string()});
   EXPECT_EQ(printed, expected_lines());
   // Not byte for byte: a HashMap Java deserialized has 64 buckets, so it writes another order.
   EXPECT_EQ(describe_stream(slurp(file("echo-out.bin"))), expected_lines());

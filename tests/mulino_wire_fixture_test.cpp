@@ -38,9 +38,8 @@ auto decode_all(const std::string& bytes, std::size_t chunk, Decode decode) {
 }
 
 std::vector<WireState> states_of(const std::string& bytes, std::size_t chunk = 1 << 20) {
-  return decode_all(bytes, chunk, [](const jser::Reader& r, const jser::Value& v) {
-    return decode_state(r, v);
-  });
+  return decode_all(bytes, chunk,
+                    [](const jser::Reader& r, const jser::Value& v) { return decode_state(r, v); });
 }
 
 std::vector<WireAction> actions_of(const std::string& bytes, std::size_t chunk = 1 << 20) {
@@ -79,7 +78,8 @@ TEST(MulinoWireFixture, ServerStreamsDecodeToWhatTheClientsPrinted) {
     const auto printed = printed_states(read_data(side + "-client-stdout.txt"));
     ASSERT_EQ(states.size(), 7u);  // the start, then six plies (the seventh move was refused)
     ASSERT_EQ(printed.size(), states.size());
-    for (std::size_t i = 0; i < states.size(); ++i) EXPECT_EQ(course_text(states[i]), printed[i]) << i;
+    for (std::size_t i = 0; i < states.size(); ++i)
+      EXPECT_EQ(course_text(states[i]), printed[i]) << i;
   }
 }
 
@@ -87,7 +87,8 @@ TEST(MulinoWireFixture, ServerPrintedTheSameStates) {
   const auto states = states_of(read_data("server-to-white-client.bin"));
   const auto printed = printed_states(read_data("engine-stdout.txt"));
   ASSERT_EQ(printed.size(), states.size());
-  for (std::size_t i = 0; i < states.size(); ++i) EXPECT_EQ(course_text(states[i]), printed[i]) << i;
+  for (std::size_t i = 0; i < states.size(); ++i)
+    EXPECT_EQ(course_text(states[i]), printed[i]) << i;
 }
 
 TEST(MulinoWireFixture, DecodedStatesHaveTheRecordedFields) {

@@ -33,8 +33,11 @@ const ClassSpec kHashMap{"java.util.HashMap",
                          jser::SC_SERIALIZABLE | jser::SC_WRITE_METHOD,
                          {{'F', "loadFactor", ""}, {'I', "threshold", ""}},
                          nullptr};
-const ClassSpec kStringArray{"[Ljava.lang.String;", static_cast<std::int64_t>(0xADD256E7E91D7B47ULL),
-                             jser::SC_SERIALIZABLE, {}, nullptr};
+const ClassSpec kStringArray{"[Ljava.lang.String;",
+                             static_cast<std::int64_t>(0xADD256E7E91D7B47ULL),
+                             jser::SC_SERIALIZABLE,
+                             {},
+                             nullptr};
 const ClassSpec kState{kStateName,
                        1,
                        jser::SC_SERIALIZABLE,
@@ -64,9 +67,12 @@ const ClassSpec kFinal{kFinalName, 1, jser::SC_SERIALIZABLE, kPhase2.fields, &kA
 
 const ClassSpec& action_spec(ActionKind k) {
   switch (k) {
-    case ActionKind::Phase1: return kPhase1;
-    case ActionKind::Phase2: return kPhase2;
-    case ActionKind::Final: break;
+    case ActionKind::Phase1:
+      return kPhase1;
+    case ActionKind::Phase2:
+      return kPhase2;
+    case ActionKind::Final:
+      break;
   }
   return kFinal;
 }
@@ -74,7 +80,8 @@ const ClassSpec& action_spec(ActionKind k) {
 // The fields one class of an object wrote, looked up by name (any order a writer chose).
 class Fields {
  public:
-  Fields(const jser::Reader& r, const jser::Object& o, const std::string& cls, std::string_view what)
+  Fields(const jser::Reader& r, const jser::Object& o, const std::string& cls,
+         std::string_view what)
       : what_(what) {
     for (const auto& data : o.classes) {
       const jser::ClassDesc& d = r.class_desc(data.cls);
@@ -189,36 +196,48 @@ std::optional<int> point_index(std::string_view name) {
 
 std::string_view checker_constant(Checker c) {
   switch (c) {
-    case Checker::White: return "WHITE";
-    case Checker::Black: return "BLACK";
-    case Checker::Empty: break;
+    case Checker::White:
+      return "WHITE";
+    case Checker::Black:
+      return "BLACK";
+    case Checker::Empty:
+      break;
   }
   return "EMPTY";
 }
 
 std::string_view phase_constant(Phase p) {
   switch (p) {
-    case Phase::Second: return "SECOND";
-    case Phase::Final: return "FINAL";
-    case Phase::First: break;
+    case Phase::Second:
+      return "SECOND";
+    case Phase::Final:
+      return "FINAL";
+    case Phase::First:
+      break;
   }
   return "FIRST";
 }
 
 ActionKind action_kind_for(Phase p) {
   switch (p) {
-    case Phase::Second: return ActionKind::Phase2;
-    case Phase::Final: return ActionKind::Final;
-    case Phase::First: break;
+    case Phase::Second:
+      return ActionKind::Phase2;
+    case Phase::Final:
+      return ActionKind::Final;
+    case Phase::First:
+      break;
   }
   return ActionKind::Phase1;
 }
 
 std::string_view action_class_name(ActionKind k) {
   switch (k) {
-    case ActionKind::Phase2: return "Phase2Action";
-    case ActionKind::Final: return "PhaseFinalAction";
-    case ActionKind::Phase1: break;
+    case ActionKind::Phase2:
+      return "Phase2Action";
+    case ActionKind::Final:
+      return "PhaseFinalAction";
+    case ActionKind::Phase1:
+      break;
   }
   return "Phase1Action";
 }
@@ -239,12 +258,14 @@ Parsed<WireAction> action_from_move(std::string_view move, Phase phase) {
   if (points == 2) a.to = point(2);
   if (move.size() == 2 * points + 2) a.remove = point(2 * points);
   if (!a.from || (points == 2 && !a.to) || (move.size() == 2 * points + 2 && !a.remove))
-    return Parsed<WireAction>::fail(fmt::format("'{}' names a point that does not exist", printable(move)));
+    return Parsed<WireAction>::fail(
+        fmt::format("'{}' names a point that does not exist", printable(move)));
   return Parsed<WireAction>::ok(std::move(a));
 }
 
 Parsed<std::string> move_from_action(const WireAction& a) {
-  auto check = [](const std::optional<std::string>& s, std::string_view field) -> Parsed<std::string> {
+  auto check = [](const std::optional<std::string>& s,
+                  std::string_view field) -> Parsed<std::string> {
     if (!s) return Parsed<std::string>::fail(fmt::format("{} is null", field));
     if (!point_index(*s))
       return Parsed<std::string>::fail(fmt::format("{} '{}' is not a point", field, printable(*s)));
@@ -272,13 +293,13 @@ jser::ReaderLimits reader_limits() {
   // A whole State with every descriptor is 3.5 KB; an incomplete message is parsed again as
   // bytes arrive, so this also bounds the work a peer sending one byte at a time can cause.
   limits.max_message_bytes = 16 * 1024;
-  limits.max_depth = 16;                 // a State nests three levels deep
+  limits.max_depth = 16;  // a State nests three levels deep
   limits.max_handles = 1 << 20;
   limits.max_stored_bytes = 256 << 20;
   limits.accept_class = [](std::string_view name) {
     static const std::array<std::string_view, 10> known = {
-        kStateName, kCheckerName, kPhaseName, kActionName, kPhase1Name,
-        kPhase2Name, kFinalName, "java.lang.Enum", "java.util.HashMap", "[Ljava.lang.String;"};
+        kStateName,  kCheckerName, kPhaseName,       kActionName,         kPhase1Name,
+        kPhase2Name, kFinalName,   "java.lang.Enum", "java.util.HashMap", "[Ljava.lang.String;"};
     return std::find(known.begin(), known.end(), name) != known.end();
   };
   return limits;
@@ -318,7 +339,8 @@ WireAction decode_action(const jser::Reader& r, const jser::Value& v) {
     const Fields f(r, obj, cls, what);
     a.from = r.string_or_null(f["from"], fmt::format("{}.from", what));
     a.to = r.string_or_null(f["to"], fmt::format("{}.to", what));
-    a.remove = r.string_or_null(f["removeOpponentChecker"], fmt::format("{}.removeOpponentChecker", what));
+    a.remove =
+        r.string_or_null(f["removeOpponentChecker"], fmt::format("{}.removeOpponentChecker", what));
     return a;
   }
   throw StreamError(fmt::format("the client sent a {}, not an Action", printable(cls)));
@@ -367,10 +389,10 @@ void encode_action(jser::Writer& w, const WireAction& a) {
 }
 
 std::string course_text(const WireState& s) {
-  std::array<std::string, 7> rows = {
-      "1 O--------O--------O", "2 |--O-----O-----O--|", "3 |--|--O--O--O--|--|",
-      "4 O--O--O     O--O--O", "5 |--|--O--O--O--|--|", "6 |--O-----O-----O--|",
-      "7 O--------O--------O"};
+  std::array<std::string, 7> rows = {"1 O--------O--------O", "2 |--O-----O-----O--|",
+                                     "3 |--|--O--O--O--|--|", "4 O--O--O     O--O--O",
+                                     "5 |--|--O--O--O--|--|", "6 |--O-----O-----O--|",
+                                     "7 O--------O--------O"};
   for (std::size_t i = 0; i < kPoints.size(); ++i) {
     const int col = kPoints[i][0] - 'a', row = kPoints[i][1] - '1';
     const char mark = s.board[i] == Checker::White ? 'W' : s.board[i] == Checker::Black ? 'B' : 'O';

@@ -28,7 +28,8 @@ enum Tc : std::uint8_t {
 };
 
 // classDescFlags
-inline constexpr std::uint8_t SC_WRITE_METHOD = 0x01;  // the class has writeObject: annotations follow
+inline constexpr std::uint8_t SC_WRITE_METHOD =
+    0x01;  // the class has writeObject: annotations follow
 inline constexpr std::uint8_t SC_SERIALIZABLE = 0x02;
 inline constexpr std::uint8_t SC_EXTERNALIZABLE = 0x04;
 inline constexpr std::uint8_t SC_BLOCK_DATA = 0x08;  // externalizable data in block mode

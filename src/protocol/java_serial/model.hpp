@@ -17,10 +17,10 @@ using Handle = std::uint32_t;
 struct Value {
   enum class Kind : std::uint8_t { Null, Int, Float, Ref };
   Kind kind = Kind::Null;
-  char type = 0;        // the Java type code of a primitive: B C D F I J S Z
-  std::int64_t i = 0;   // B C I J S Z
-  double f = 0;         // F D
-  Handle ref = 0;       // Ref
+  char type = 0;       // the Java type code of a primitive: B C D F I J S Z
+  std::int64_t i = 0;  // B C I J S Z
+  double f = 0;        // F D
+  Handle ref = 0;      // Ref
 
   static Value null() { return {}; }
   static Value integer(char type, std::int64_t v) { return {Kind::Int, type, v, 0, 0}; }
@@ -31,7 +31,7 @@ struct Value {
 };
 
 struct FieldDesc {
-  char type = 0;          // B C D F I J S Z, L (object) or [ (array)
+  char type = 0;  // B C D F I J S Z, L (object) or [ (array)
   std::string name;
   std::string type_name;  // L and [ only: the JVM signature, e.g. "Ljava/lang/String;"
 };
@@ -44,7 +44,7 @@ struct ClassDesc {
   std::optional<Handle> super;    // the serializable superclass, if any
   bool proxy = false;
   std::vector<std::string> interfaces;  // proxy classes only
-  bool complete = false;  // false while the descriptor is still being read
+  bool complete = false;                // false while the descriptor is still being read
 };
 
 // Data a class's writeObject (or writeExternal) wrote after its fields: raw block bytes and

@@ -16,29 +16,41 @@ bool is_primitive_type(char t) {
   return t == 'B' || t == 'C' || t == 'D' || t == 'F' || t == 'I' || t == 'J' || t == 'S' ||
          t == 'Z';
 }
-bool is_field_type(char t) { return is_primitive_type(t) || t == 'L' || t == '['; }
+bool is_field_type(char t) {
+  return is_primitive_type(t) || t == 'L' || t == '[';
+}
 
 std::size_t primitive_size(char t) {
   switch (t) {
     case 'B':
-    case 'Z': return 1;
+    case 'Z':
+      return 1;
     case 'C':
-    case 'S': return 2;
+    case 'S':
+      return 2;
     case 'I':
-    case 'F': return 4;
-    default: return 8;  // D J
+    case 'F':
+      return 4;
+    default:
+      return 8;  // D J
   }
 }
 
 // Shown in errors: the entity kind a handle holds.
 std::string_view kind_name(const Entity& e) {
   switch (e.index()) {
-    case 0: return "class descriptor";
-    case 1: return "object";
-    case 2: return "string";
-    case 3: return "enum constant";
-    case 4: return "array";
-    default: return "class";
+    case 0:
+      return "class descriptor";
+    case 1:
+      return "object";
+    case 2:
+      return "string";
+    case 3:
+      return "enum constant";
+    case 4:
+      return "array";
+    default:
+      return "class";
   }
 }
 
@@ -107,7 +119,9 @@ std::string Reader::bytes(std::size_t n) {
   return out;
 }
 
-std::string Reader::utf() { return bytes(u16()); }
+std::string Reader::utf() {
+  return bytes(u16());
+}
 
 std::string Reader::long_utf() {
   const std::int64_t n = i64();
@@ -151,9 +165,10 @@ std::optional<Value> Reader::next() {
       if (!header_read_) {
         const std::uint16_t magic = u16(), version = u16();
         if (magic != kStreamMagic || version != kStreamVersion)
-          fail(fmt::format(
-              "not a Java serialization stream: it starts {:02X} {:02X} {:02X} {:02X}, not AC ED 00 05",
-              magic >> 8, magic & 0xFF, version >> 8, version & 0xFF));
+          fail(
+              fmt::format("not a Java serialization stream: it starts {:02X} {:02X} {:02X} {:02X}, "
+                          "not AC ED 00 05",
+                          magic >> 8, magic & 0xFF, version >> 8, version & 0xFF));
         header_read_ = true;
         pos_ = cursor_;
         continue;
@@ -180,29 +195,42 @@ std::optional<Value> Reader::next() {
 }
 
 Value Reader::read_content(int depth) {
-  if (depth > limits_.max_depth) fail(fmt::format("objects nested deeper than {}", limits_.max_depth));
+  if (depth > limits_.max_depth)
+    fail(fmt::format("objects nested deeper than {}", limits_.max_depth));
   const std::uint8_t tc = u8();
   switch (tc) {
-    case TC_NULL: return Value::null();
-    case TC_REFERENCE: return Value::reference(handle_from_wire(i32()));
-    case TC_STRING: return read_new_string(false);
-    case TC_LONGSTRING: return read_new_string(true);
-    case TC_OBJECT: return read_new_object(depth);
-    case TC_ARRAY: return read_new_array(depth);
-    case TC_ENUM: return read_new_enum(depth);
+    case TC_NULL:
+      return Value::null();
+    case TC_REFERENCE:
+      return Value::reference(handle_from_wire(i32()));
+    case TC_STRING:
+      return read_new_string(false);
+    case TC_LONGSTRING:
+      return read_new_string(true);
+    case TC_OBJECT:
+      return read_new_object(depth);
+    case TC_ARRAY:
+      return read_new_array(depth);
+    case TC_ENUM:
+      return read_new_enum(depth);
     case TC_CLASS: {
       const auto desc = read_class_desc(depth + 1);
       if (!desc) fail("a class object without a descriptor");
       return Value::reference(new_handle(ClassObject{*desc}));
     }
     case TC_CLASSDESC:
-    case TC_PROXYCLASSDESC: return Value::reference(read_new_class_desc(tc == TC_PROXYCLASSDESC, depth));
-    case TC_RESET: fail("a reset inside an object");
-    case TC_EXCEPTION: fail("the writer reported an exception while writing (TC_EXCEPTION)");
+    case TC_PROXYCLASSDESC:
+      return Value::reference(read_new_class_desc(tc == TC_PROXYCLASSDESC, depth));
+    case TC_RESET:
+      fail("a reset inside an object");
+    case TC_EXCEPTION:
+      fail("the writer reported an exception while writing (TC_EXCEPTION)");
     case TC_BLOCKDATA:
     case TC_BLOCKDATALONG:
-    case TC_ENDBLOCKDATA: fail(fmt::format("block data (0x{:02X}) where an object was expected", tc));
-    default: fail(fmt::format("unknown type code 0x{:02X} at byte {}", tc, cursor_ - 1));
+    case TC_ENDBLOCKDATA:
+      fail(fmt::format("block data (0x{:02X}) where an object was expected", tc));
+    default:
+      fail(fmt::format("unknown type code 0x{:02X} at byte {}", tc, cursor_ - 1));
   }
 }
 
@@ -212,10 +240,12 @@ Value Reader::read_new_string(bool long_form) {
 }
 
 std::optional<Handle> Reader::read_class_desc(int depth) {
-  if (depth > limits_.max_depth) fail(fmt::format("objects nested deeper than {}", limits_.max_depth));
+  if (depth > limits_.max_depth)
+    fail(fmt::format("objects nested deeper than {}", limits_.max_depth));
   const std::uint8_t tc = u8();
   switch (tc) {
-    case TC_NULL: return std::nullopt;
+    case TC_NULL:
+      return std::nullopt;
     case TC_REFERENCE: {
       const Handle h = handle_from_wire(i32());
       if (!std::holds_alternative<ClassDesc>(table_[h]))
@@ -223,8 +253,10 @@ std::optional<Handle> Reader::read_class_desc(int depth) {
       return h;
     }
     case TC_CLASSDESC:
-    case TC_PROXYCLASSDESC: return read_new_class_desc(tc == TC_PROXYCLASSDESC, depth);
-    default: fail(fmt::format("type code 0x{:02X} where a class descriptor was expected", tc));
+    case TC_PROXYCLASSDESC:
+      return read_new_class_desc(tc == TC_PROXYCLASSDESC, depth);
+    default:
+      fail(fmt::format("type code 0x{:02X} where a class descriptor was expected", tc));
   }
 }
 
@@ -289,7 +321,8 @@ std::vector<Handle> Reader::hierarchy(Handle cls) {
     if (static_cast<int>(chain.size()) > limits_.max_depth)
       fail("a superclass chain that loops or is too deep");
     const auto& d = std::get<ClassDesc>(table_[*c]);
-    if (!d.complete) fail(fmt::format("class {} is used inside its own descriptor", printable(d.name)));
+    if (!d.complete)
+      fail(fmt::format("class {} is used inside its own descriptor", printable(d.name)));
     chain.push_back(*c);
     c = d.super;
   }
@@ -302,7 +335,8 @@ Value Reader::read_new_object(int depth) {
   if (!cls) fail("an object without a class");
   {
     const auto& d = std::get<ClassDesc>(table_[*cls]);
-    if (d.flags & SC_ENUM) fail(fmt::format("enum class {} written as an object", printable(d.name)));
+    if (d.flags & SC_ENUM)
+      fail(fmt::format("enum class {} written as an object", printable(d.name)));
     if (!d.name.empty() && d.name[0] == '[')
       fail(fmt::format("array class {} written as an object", printable(d.name)));
   }
@@ -338,14 +372,22 @@ Value Reader::read_new_object(int depth) {
 
 Value Reader::read_primitive(char type) {
   switch (type) {
-    case 'B': return Value::integer(type, static_cast<std::int8_t>(u8()));
-    case 'Z': return Value::integer(type, u8() != 0);
-    case 'C': return Value::integer(type, u16());
-    case 'S': return Value::integer(type, static_cast<std::int16_t>(u16()));
-    case 'I': return Value::integer(type, i32());
-    case 'J': return Value::integer(type, i64());
-    case 'F': return Value::floating(type, std::bit_cast<float>(static_cast<std::uint32_t>(i32())));
-    default: return Value::floating(type, std::bit_cast<double>(static_cast<std::uint64_t>(i64())));
+    case 'B':
+      return Value::integer(type, static_cast<std::int8_t>(u8()));
+    case 'Z':
+      return Value::integer(type, u8() != 0);
+    case 'C':
+      return Value::integer(type, u16());
+    case 'S':
+      return Value::integer(type, static_cast<std::int16_t>(u16()));
+    case 'I':
+      return Value::integer(type, i32());
+    case 'J':
+      return Value::integer(type, i64());
+    case 'F':
+      return Value::floating(type, std::bit_cast<float>(static_cast<std::uint32_t>(i32())));
+    default:
+      return Value::floating(type, std::bit_cast<double>(static_cast<std::uint64_t>(i64())));
   }
 }
 
@@ -425,16 +467,21 @@ const ClassDesc& Reader::class_desc(Handle h) const {
 
 std::string Reader::describe(const Value& v) const {
   switch (v.kind) {
-    case Value::Kind::Null: return "null";
+    case Value::Kind::Null:
+      return "null";
     case Value::Kind::Int:
-    case Value::Kind::Float: return fmt::format("a primitive of type {}", v.type);
-    case Value::Kind::Ref: break;
+    case Value::Kind::Float:
+      return fmt::format("a primitive of type {}", v.type);
+    case Value::Kind::Ref:
+      break;
   }
   const Entity& e = entity(v.ref);
-  if (const auto* o = std::get_if<Object>(&e)) return "an object of class " + printable(class_desc(o->cls).name);
+  if (const auto* o = std::get_if<Object>(&e))
+    return "an object of class " + printable(class_desc(o->cls).name);
   if (const auto* c = std::get_if<EnumConstant>(&e))
     return "an enum constant of class " + printable(class_desc(c->cls).name);
-  if (const auto* a = std::get_if<Array>(&e)) return "an array of class " + printable(class_desc(a->cls).name);
+  if (const auto* a = std::get_if<Array>(&e))
+    return "an array of class " + printable(class_desc(a->cls).name);
   return std::string("a ") + std::string(kind_name(e));
 }
 

@@ -66,8 +66,8 @@ class Reader {
 
   ReaderLimits limits_;
   std::string buffer_;
-  std::size_t pos_ = 0;          // first unconsumed byte
-  std::size_t cursor_ = 0;       // parse position inside the current message
+  std::size_t pos_ = 0;     // first unconsumed byte
+  std::size_t cursor_ = 0;  // parse position inside the current message
   std::size_t message_start_ = 0;
   std::size_t wanted_ = 0;  // bytes (from pos_) the last incomplete parse needed: no retry before
   bool header_read_ = false;

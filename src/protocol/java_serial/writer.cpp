@@ -47,7 +47,9 @@ void Writer::reference(std::uint32_t handle) {
   u32(kBaseHandle + handle);
 }
 
-void Writer::null() { u8(TC_NULL); }
+void Writer::null() {
+  u8(TC_NULL);
+}
 
 void Writer::string(std::string_view text) {
   if (auto it = strings_.find(text); it != strings_.end()) return reference(it->second);
@@ -102,8 +104,12 @@ void Writer::begin_array(const ClassSpec& cls, std::int32_t length) {
   u32(static_cast<std::uint32_t>(length));
 }
 
-void Writer::int32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
-void Writer::float32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
+void Writer::int32(std::int32_t v) {
+  u32(static_cast<std::uint32_t>(v));
+}
+void Writer::float32(float v) {
+  u32(std::bit_cast<std::uint32_t>(v));
+}
 
 void Writer::block(std::string_view bytes) {
   if (bytes.size() <= 0xFF) {
@@ -116,7 +122,9 @@ void Writer::block(std::string_view bytes) {
   out_.append(bytes);
 }
 
-void Writer::end_block() { u8(TC_ENDBLOCKDATA); }
+void Writer::end_block() {
+  u8(TC_ENDBLOCKDATA);
+}
 
 // ---- java.util.HashMap's layout
 
