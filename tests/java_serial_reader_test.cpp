@@ -17,13 +17,21 @@ namespace {
 
 const std::string kHeader("\xAC\xED\x00\x05", 4);
 
-std::string u16(unsigned v) { return {static_cast<char>(v >> 8), static_cast<char>(v)}; }
-std::string u32(std::uint32_t v) { return u16(v >> 16) + u16(v & 0xFFFF); }
+std::string u16(unsigned v) {
+  return {static_cast<char>(v >> 8), static_cast<char>(v)};
+}
+std::string u32(std::uint32_t v) {
+  return u16(v >> 16) + u16(v & 0xFFFF);
+}
 std::string u64(std::uint64_t v) {
   return u32(static_cast<std::uint32_t>(v >> 32)) + u32(static_cast<std::uint32_t>(v));
 }
-std::string utf(const std::string& s) { return u16(static_cast<unsigned>(s.size())) + s; }
-std::string byte(int b) { return std::string(1, static_cast<char>(b)); }
+std::string utf(const std::string& s) {
+  return u16(static_cast<unsigned>(s.size())) + s;
+}
+std::string byte(int b) {
+  return std::string(1, static_cast<char>(b));
+}
 
 // A class descriptor with no fields and no superclass.
 std::string plain_class(const std::string& name, int flags = SC_SERIALIZABLE) {
@@ -80,10 +88,11 @@ TEST(JavaSerialReader, HugeLengthsAreErrorsNotAllocations) {
   EXPECT_EQ(error_of(kHeader + byte(TC_STRING) + u16(0xFFFF), small),
             "a message is larger than 1000 bytes");
   // Block data with a negative length.
-  const std::string with_write_method =
-      byte(TC_CLASSDESC) + utf("X") + u64(1) + byte(SC_SERIALIZABLE | SC_WRITE_METHOD) + u16(0) +
-      byte(TC_ENDBLOCKDATA) + byte(TC_NULL);
-  EXPECT_EQ(error_of(kHeader + byte(TC_OBJECT) + with_write_method + byte(TC_BLOCKDATALONG) + u32(0xFFFFFFF0)),
+  const std::string with_write_method = byte(TC_CLASSDESC) + utf("X") + u64(1) +
+                                        byte(SC_SERIALIZABLE | SC_WRITE_METHOD) + u16(0) +
+                                        byte(TC_ENDBLOCKDATA) + byte(TC_NULL);
+  EXPECT_EQ(error_of(kHeader + byte(TC_OBJECT) + with_write_method + byte(TC_BLOCKDATALONG) +
+                     u32(0xFFFFFFF0)),
             "block data of -16 bytes");
 }
 
@@ -110,7 +119,8 @@ TEST(JavaSerialReader, DeepNestingIsAnError) {
   std::string nested = kHeader;
   const std::string object_array = plain_class("[Ljava.lang.Object;");
   nested += byte(TC_ARRAY) + object_array + u32(1);
-  for (int i = 0; i < 1000; ++i) nested += byte(TC_ARRAY) + byte(TC_REFERENCE) + u32(kBaseHandle) + u32(1);
+  for (int i = 0; i < 1000; ++i)
+    nested += byte(TC_ARRAY) + byte(TC_REFERENCE) + u32(kBaseHandle) + u32(1);
   EXPECT_EQ(error_of(nested), "objects nested deeper than 64");
 }
 
@@ -120,22 +130,25 @@ TEST(JavaSerialReader, ReferencesMustPointAtSomethingRead) {
   EXPECT_EQ(error_of(kHeader + byte(TC_REFERENCE) + u32(3)),
             "a reference to handle 0x3, which the stream has not defined");
   // A string handle used as a class descriptor.
-  EXPECT_EQ(error_of(kHeader + byte(TC_STRING) + utf("x") + byte(TC_OBJECT) + byte(TC_REFERENCE) + u32(kBaseHandle)),
+  EXPECT_EQ(error_of(kHeader + byte(TC_STRING) + utf("x") + byte(TC_OBJECT) + byte(TC_REFERENCE) +
+                     u32(kBaseHandle)),
             "a class descriptor refers to a string");
 }
 
 TEST(JavaSerialReader, ASuperclassLoopIsAnError) {
   // Class A names itself as its superclass (its handle exists before its superclass is read).
   const std::string self_super = byte(TC_CLASSDESC) + utf("A") + u64(1) + byte(SC_SERIALIZABLE) +
-                                 u16(0) + byte(TC_ENDBLOCKDATA) + byte(TC_REFERENCE) + u32(kBaseHandle);
-  EXPECT_EQ(error_of(kHeader + byte(TC_OBJECT) + self_super), "a superclass chain that loops or is too deep");
+                                 u16(0) + byte(TC_ENDBLOCKDATA) + byte(TC_REFERENCE) +
+                                 u32(kBaseHandle);
+  EXPECT_EQ(error_of(kHeader + byte(TC_OBJECT) + self_super),
+            "a superclass chain that loops or is too deep");
 }
 
 TEST(JavaSerialReader, AnObjectMayReferToItself) {
   // class Node { Object next; } whose next is the node itself: legal Java, read without looping.
-  const std::string node = byte(TC_CLASSDESC) + utf("Node") + u64(1) + byte(SC_SERIALIZABLE) + u16(1) +
-                           byte('L') + utf("next") + byte(TC_STRING) + utf("Ljava/lang/Object;") +
-                           byte(TC_ENDBLOCKDATA) + byte(TC_NULL);
+  const std::string node = byte(TC_CLASSDESC) + utf("Node") + u64(1) + byte(SC_SERIALIZABLE) +
+                           u16(1) + byte('L') + utf("next") + byte(TC_STRING) +
+                           utf("Ljava/lang/Object;") + byte(TC_ENDBLOCKDATA) + byte(TC_NULL);
   // Handles: 0 the class, 1 the type string, 2 the object.
   Reader r;
   r.feed(kHeader + byte(TC_OBJECT) + node + byte(TC_REFERENCE) + u32(kBaseHandle + 2));
@@ -173,18 +186,21 @@ TEST(JavaSerialReader, OddCodesAreClearErrors) {
   EXPECT_EQ(error_of(kHeader + byte(TC_ARRAY) + plain_class("NotAnArray") + u32(0)),
             "an array of class NotAnArray, which is not an array class");
   // A reset may only come between objects.
-  EXPECT_EQ(error_of(kHeader + byte(TC_ARRAY) + plain_class("[Ljava.lang.Object;") + u32(1) + byte(TC_RESET)),
+  EXPECT_EQ(error_of(kHeader + byte(TC_ARRAY) + plain_class("[Ljava.lang.Object;") + u32(1) +
+                     byte(TC_RESET)),
             "a reset inside an object");
   EXPECT_EQ(error_of(kHeader + byte(TC_OBJECT) + plain_class("NotSerializable", 0)),
             "class NotSerializable is not serializable");
   EXPECT_EQ(error_of(kHeader + byte(TC_OBJECT) + plain_class("Old", SC_EXTERNALIZABLE)),
             "class Old uses the old externalizable format, which cannot be read");
-  EXPECT_EQ(error_of(kHeader + byte(TC_ENUM) + plain_class("NotAnEnum") + byte(TC_STRING) + utf("X")),
-            "class NotAnEnum is not an enum");
+  EXPECT_EQ(
+      error_of(kHeader + byte(TC_ENUM) + plain_class("NotAnEnum") + byte(TC_STRING) + utf("X")),
+      "class NotAnEnum is not an enum");
 }
 
 TEST(JavaSerialReader, TheMulinoAllowListRejectsOtherClasses) {
-  EXPECT_EQ(error_of(kHeader + byte(TC_OBJECT) + plain_class("java.lang.Runtime"), mulino::reader_limits()),
+  EXPECT_EQ(error_of(kHeader + byte(TC_OBJECT) + plain_class("java.lang.Runtime"),
+                     mulino::reader_limits()),
             "class java.lang.Runtime is not expected here");
   // Allowed class names, wrong shape: decoding says what is wrong.
   Reader r(mulino::reader_limits());
@@ -225,7 +241,8 @@ TEST(JavaSerialReader, RandomInputNeverCrashes) {
   for (int round = 0; round < 3000; ++round) {
     std::string bytes = valid;
     const int flips = 1 + static_cast<int>(rng.below(8));
-    for (int i = 0; i < flips; ++i) bytes[rng.below(bytes.size())] = static_cast<char>(rng.below(256));
+    for (int i = 0; i < flips; ++i)
+      bytes[rng.below(bytes.size())] = static_cast<char>(rng.below(256));
     if (round % 3 == 0) bytes = kHeader + bytes.substr(4, rng.below(bytes.size()));
     Reader r(mulino::reader_limits());
     r.feed(bytes);

@@ -83,9 +83,15 @@ void JavaConnection::write_next() {
   asio::async_write(socket_, asio::buffer(outbox_.front()),
                     [self = shared_from_this()](const asio::error_code& ec, std::size_t) {
                       if (ec) {
+                        // The peer is gone: tell the owner as if the read had ended.
                         self->outbox_.clear();
                         self->writing_ = false;
+                        const bool owner_closed = self->closed_;
                         self->close_now();
+                        if (owner_closed || self->input_done_) return;
+                        self->input_done_ = true;
+                        self->inbox_.push_back({JavaIncoming::Kind::Closed, {}, ec.message()});
+                        if (self->on_input_) self->on_input_();
                         return;
                       }
                       self->outbox_.pop_front();

@@ -192,7 +192,9 @@ class MorrisServer::Impl {
           c->close_now();
           asio::error_code ec;
           acceptors_[index(Side::Black)].cancel(ec);
+          auto events = std::move(record_.events);
           new_session();
+          record_.events = std::move(events);
         }
         return;
       case Phase::Playing:
@@ -309,9 +311,11 @@ class MorrisServer::Impl {
   }
 
   void disconnected(Side who, bool on_turn, const std::string& error) {
-    const std::string how = fmt::format("closed the connection {}{}",
-                                        on_turn ? "on its turn" : "while waiting for its turn",
-                                        error.empty() ? "" : " (" + error + ")");
+    const std::string how = fmt::format("closed the connection {}",
+                                        on_turn ? "on its turn" : "while waiting for its turn");
+    if (!error.empty())
+      record_.events.push_back(
+          fmt::format("{}'s connection ended with: {}", side_name(who), error));
     log_->disconnected(who, how);
     finish(win_for(opposite(who)), "disconnect", fmt::format("{} {}", side_name(who), how));
   }
