@@ -104,9 +104,12 @@ ClientOutcome run_mulino_client(const MulinoClientOptions& options, Player& play
   asio::error_code ec;
   socket.set_option(tcp::no_delay(true), ec);
 
+  // False when the server has gone: it closes the connection to end a game, maybe while we send.
   auto send = [&](const std::string& bytes) {
     asio::write(socket, asio::buffer(bytes), ec);
+    if (ec == asio::error::connection_reset || ec == asio::error::broken_pipe) return false;
     if (ec) throw ServerError("could not send: " + ec.message());
+    return true;
   };
   auto show = [&](std::string_view heading, const mulino::WireState& s) {
     if (options.course_output) fmt::print(log, "{}\n{}\n", heading, mulino::course_text(s));
@@ -117,7 +120,8 @@ ClientOutcome run_mulino_client(const MulinoClientOptions& options, Player& play
   auto typed = [&]() -> const morris::State& { return game.typed(); };
   try {
     jser::Writer writer;
-    send(writer.take());  // the stream header, at once: a Java server waits for it
+    if (!send(writer.take()))  // the stream header, at once: a Java server waits for it
+      throw ServerError("the server closed the connection before sending the first state");
     StateReader reader(socket);
     const auto first = reader.next();
     if (!first)
@@ -139,11 +143,12 @@ ClientOutcome run_mulino_client(const MulinoClientOptions& options, Player& play
         const auto action = mulino::action_from_move(move, mulino::wire_phase(typed()));
         if (!action) throw std::logic_error("the player chose " + move + ": " + action.error);
         mulino::encode_action(writer, *action.value);
-        send(writer.take());
+        if (!send(writer.take())) break;
         const auto played = game.play(move);
         if (!played) throw std::logic_error("the player chose an illegal move " + move);
-        fmt::print(log, "{:>4}. {:<5} {}   {}\n", typed().ply(), side_name(us), *played.value,
-                   player.last_info());
+        if (!options.course_output)
+          fmt::print(log, "{:>4}. {:<5} {}   {}\n", typed().ply(), side_name(us), *played.value,
+                     player.last_info());
         const auto effect = reader.next();
         if (!effect) break;
         if (*effect != mulino::wire_state(typed()))
@@ -167,7 +172,9 @@ ClientOutcome run_mulino_client(const MulinoClientOptions& options, Player& play
       if (*next != mulino::wire_state(typed()))
         throw ServerError(
             fmt::format("the server's state after {} has the wrong counts or phase", text));
-      fmt::print(log, "{:>4}. {:<5} {} (opponent)\n", typed().ply(), side_name(opposite(us)), text);
+      if (!options.course_output)
+        fmt::print(log, "{:>4}. {:<5} {} (opponent)\n", typed().ply(), side_name(opposite(us)),
+                   text);
       show("Your Opponent did his move, and the result is: ", *next);
     }
     return {0, result_summary(typed(), us)};
