@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev
   libasio-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
+  default-jdk-headless
 )
 
 missing=()

@@ -29,4 +29,9 @@ mkdir -p build/fuzz/corpus
 cp -n fuzz/corpus/course_lines/* build/fuzz/corpus/ 2>/dev/null || true
 ./build/fuzz/fuzz_course_lines -max_total_time="${ARENA_FUZZ_SECONDS:-30}" -max_len=4096 \
   -print_final_stats=1 build/fuzz/corpus 2>&1 | tail -n 12
+echo "== libFuzzer run of the Java serialization reader (clang)"
+mkdir -p build/fuzz/corpus-java
+cp -n fuzz/corpus/java_serial/* build/fuzz/corpus-java/ 2>/dev/null || true
+./build/fuzz/fuzz_java_serial -max_total_time="${ARENA_FUZZ_SECONDS:-30}" -max_len=20000 \
+  -print_final_stats=1 build/fuzz/corpus-java 2>&1 | tail -n 12
 echo "fuzz: no crash"

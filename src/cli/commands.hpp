@@ -4,6 +4,7 @@
 
 #include "core/rules.hpp"
 #include "games/registry.hpp"
+#include "referee/morris_server.hpp"
 
 namespace arena::cli {
 
@@ -13,6 +14,10 @@ void add_connect(CLI::App& app, int& exit_code);
 void add_play(CLI::App& app, int& exit_code);
 void add_bench(CLI::App& app, int& exit_code);
 void add_tournament(CLI::App& app, int& exit_code);
+void add_mulino(CLI::App& app, int& exit_code);
+
+// `arena serve morris`: the Bologna course's Java-serialization server (serve_morris.cpp).
+int serve_morris(const MorrisServerOptions& options);
 
 // The game argument every game command takes, checked against the registry.
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);

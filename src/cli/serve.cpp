@@ -17,6 +17,7 @@ void add_serve(CLI::App& app, int& exit_code) {
     int moves_per_player = 0;
     LimitRule limit_rule = LimitRule::Draw;
     std::string records = "records";
+    std::uint16_t white_port = 5800, black_port = 5801;
   };
   auto o = std::make_shared<Options>();
   add_game_argument(*cmd, o->game);
@@ -38,8 +39,24 @@ void add_serve(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_flag("--board", o->server.show_board, "Print the board after every move");
   add_rule_options(*cmd, o->moves_per_player, o->limit_rule);
-  cmd->callback([o, &exit_code] {
+  cmd->add_option("--white-port", o->white_port, "morris: TCP port for White (0: any free port)")
+      ->capture_default_str();
+  cmd->add_option("--black-port", o->black_port, "morris: TCP port for Black (0: any free port)")
+      ->capture_default_str();
+  cmd->callback([o, cmd, &exit_code] {
     const GameInfo& g = game_named(o->game);
+    if (g.name == "morris") {  // the Bologna course's own protocol: two ports, Java objects
+      MorrisServerOptions m;
+      m.host = o->server.host;
+      m.white_port = o->white_port;
+      m.black_port = o->black_port;
+      m.move_time_ms = cmd->count("--move-time") ? o->server.move_time_ms : g.default_move_time_ms;
+      m.games = o->server.games;
+      m.records_dir = o->records;
+      m.show_board = o->server.show_board;
+      exit_code = serve_morris(m);
+      return;
+    }
     CourseServerOptions opts = o->server;
     opts.warmup_ms = static_cast<int>(o->warmup_s * 1000);
     opts.rules = rule_options(o->moves_per_player, o->limit_rule);
@@ -47,9 +64,9 @@ void add_serve(CLI::App& app, int& exit_code) {
     CourseServer server(g, opts, std::cout);
     try {
       const auto port = server.listen();
-      fmt::print("arena {} server listening on {}:{} ({} ms per move, {} s warm-up, records in {})\n",
-                 g.name, opts.host, port, opts.move_time_ms, o->warmup_s,
-                 server.run_directory().string());
+      fmt::print(
+          "arena {} server listening on {}:{} ({} ms per move, {} s warm-up, records in {})\n",
+          g.name, opts.host, port, opts.move_time_ms, o->warmup_s, server.run_directory().string());
       std::cout.flush();
     } catch (const std::exception& e) {
       fmt::print(stderr, "error: {}\n", e.what());

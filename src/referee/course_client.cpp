@@ -30,7 +30,8 @@ class LineReader {
     while (true) {
       if (auto line = lines_.next_line()) return line;
       if (lines_.overflowed())
-        throw ServerError(fmt::format("the server sent a line longer than {} bytes", course::kMaxLineBytes));
+        throw ServerError(
+            fmt::format("the server sent a line longer than {} bytes", course::kMaxLineBytes));
       asio::error_code ec;
       const std::size_t n = socket_.read_some(asio::buffer(buffer_), ec);
       if (ec == asio::error::eof || ec == asio::error::connection_reset) return std::nullopt;
@@ -47,9 +48,12 @@ class LineReader {
 
 std::string result_word(course::ServerKind k) {
   switch (k) {
-    case course::ServerKind::Victory: return "VICTORY";
-    case course::ServerKind::Defeat: return "DEFEAT";
-    default: return "TIE";
+    case course::ServerKind::Victory:
+      return "VICTORY";
+    case course::ServerKind::Defeat:
+      return "DEFEAT";
+    default:
+      return "TIE";
   }
 }
 
@@ -64,10 +68,12 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
     asio::error_code ec;
     const auto endpoints = resolver.resolve(options.host, options.port, ec);
     if (ec)
-      return {2, fmt::format("error: cannot resolve {}:{}: {}", options.host, options.port, ec.message())};
+      return {2, fmt::format("error: cannot resolve {}:{}: {}", options.host, options.port,
+                             ec.message())};
     asio::connect(socket, endpoints, ec);
     if (ec)
-      return {2, fmt::format("error: cannot connect to {}:{}: {}", options.host, options.port, ec.message())};
+      return {2, fmt::format("error: cannot connect to {}:{}: {}", options.host, options.port,
+                             ec.message())};
     socket.set_option(tcp::no_delay(true), ec);
 
     LineReader reader(socket);
@@ -78,9 +84,10 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
     while (true) {
       const auto line = reader.next();
       if (!line) {
-        throw ServerError(side ? fmt::format("the server closed the connection after ply {} without a result",
-                                             state->ply())
-                               : "the server closed the connection before WELCOME");
+        throw ServerError(
+            side ? fmt::format("the server closed the connection after ply {} without a result",
+                               state->ply())
+                 : "the server closed the connection before WELCOME");
       }
       const auto msg = course::parse_server_line(*line);
       if (!msg) throw ServerError("the server sent " + msg.error);
@@ -106,7 +113,8 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
             throw ServerError("the server sent OPPONENT_MOVE " + printable(arg) + " on our turn");
           const auto played = state->play(arg);
           if (!played)
-            throw ServerError(fmt::format("the server relayed an illegal move '{}': {}", printable(arg), played.error));
+            throw ServerError(fmt::format("the server relayed an illegal move '{}': {}",
+                                          printable(arg), played.error));
           fmt::print(log, "{:>4}. {:<5} {} (opponent)\n", state->ply(), side_name(opposite(*side)),
                      *played.value);
           if (options.verbose) fmt::print(log, "{}\n", state->render());
@@ -114,7 +122,8 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
         }
         case K::YourTurn: {
           if (state->side_to_move() != *side || state->result().over())
-            throw ServerError(fmt::format("the server sent YOUR_TURN at ply {} when it is not our move", state->ply()));
+            throw ServerError(fmt::format(
+                "the server sent YOUR_TURN at ply {} when it is not our move", state->ply()));
           const std::string move = player.choose(*state);
           const std::string line_out = course::move_line(move);
           asio::write(socket, asio::buffer(line_out), ec);
@@ -131,15 +140,20 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
           if (!moved_since_turn) throw ServerError("the server sent VALID_MOVE without a move");
           moved_since_turn = false;
           break;
-        case K::IllegalMove: notes = " (the server refused our move)"; break;
-        case K::Timeout: notes = " (we ran out of time)"; break;
+        case K::IllegalMove:
+          notes = " (the server refused our move)";
+          break;
+        case K::Timeout:
+          notes = " (we ran out of time)";
+          break;
         case K::Victory:
         case K::Defeat:
         case K::Tie:
           return {0, fmt::format("{} as {} after {} plies{}", result_word(kind), side_name(*side),
                                  state->ply(), notes)};
         case K::Message:
-        case K::Welcome: break;
+        case K::Welcome:
+          break;
       }
       log.flush();
     }

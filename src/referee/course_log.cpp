@@ -6,7 +6,8 @@
 
 namespace arena {
 
-CourseLog::CourseLog(const CourseLogStyle* style, int white_group, int black_group) : style_(style) {
+CourseLog::CourseLog(const CourseLogStyle* style, int white_group, int black_group)
+    : style_(style) {
   text_ = fmt::format("Group {} - White\nGroup {} - Black\n", white_group, black_group);
 }
 
@@ -18,9 +19,13 @@ void CourseLog::start(const AnyState& s) {
   text_ += "Board:\n" + (style_ ? style_->board(s) : s.render()) + "\n";
 }
 
-void CourseLog::elapsed(long long ms) { text_ += fmt::format("Elapsed time: {}\n", ms); }
+void CourseLog::elapsed(long long ms) {
+  text_ += fmt::format("Elapsed time: {}\n", ms);
+}
 
-void CourseLog::received(std::string_view line) { text_ += to_upper(printable(line, 200)) + "\n"; }
+void CourseLog::received(std::string_view line) {
+  text_ += to_upper(printable(line, 200)) + "\n";
+}
 
 void CourseLog::played(const AnyState& s) {
   const std::string board = style_ ? style_->board(s) : s.render();
@@ -59,8 +64,8 @@ void CourseLog::timeout(Side late) {
 }
 
 void CourseLog::disconnected(Side who) {
-  text_ += fmt::format("Player {} disconnected\n{} LOSE - {} WIN\n", side_name(who),
-                       side_name(who), side_name(opposite(who)));
+  text_ += fmt::format("Player {} disconnected\n{} LOSE - {} WIN\n", side_name(who), side_name(who),
+                       side_name(opposite(who)));
 }
 
 }  // namespace arena

@@ -23,9 +23,9 @@ GameRecord play_local_match(const GameInfo& game, std::array<Player*, 2> players
     const Side side = state->side_to_move();
     const auto t0 = std::chrono::steady_clock::now();
     const std::string move = players[index(side)]->choose(*state);
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count();
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count();
     const auto played = state->play(move);
     if (!played) {
       record.outcome = win_for(opposite(side));

@@ -1,17 +1,16 @@
 #include "referee/record.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-
-#include <ctime>
-#include <fmt/format.h>
 
 namespace arena {
 namespace {
@@ -43,7 +42,8 @@ PlayerRecord player_from_json(const nlohmann::json& j) {
 nlohmann::json to_json(const GameRecord& r) {
   nlohmann::json moves = nlohmann::json::array();
   for (const MoveRecord& m : r.moves)
-    moves.push_back({{"ply", m.ply}, {"side", side_key(m.side)}, {"move", m.move}, {"time_ms", m.time_ms}});
+    moves.push_back(
+        {{"ply", m.ply}, {"side", side_key(m.side)}, {"move", m.move}, {"time_ms", m.time_ms}});
   return {
       {"format", "arena-game-record"},
       {"version", kRecordVersion},
@@ -88,7 +88,9 @@ GameRecord record_from_json(const nlohmann::json& j) {
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
   const std::filesystem::path tmp = path.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)));
+  if (fd < 0)
+    throw std::runtime_error(
+        fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)));
   std::size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -96,7 +98,8 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
     if (n < 0) {
       const int err = errno;
       ::close(fd);
-      throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(err)));
+      throw std::runtime_error(
+          fmt::format("cannot write {}: {}", tmp.string(), std::strerror(err)));
     }
     done += static_cast<std::size_t>(n);
   }

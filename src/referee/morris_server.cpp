@@ -1,0 +1,421 @@
+#include "referee/morris_server.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <array>
+#include <asio.hpp>
+#include <chrono>
+#include <csignal>
+#include <ostream>
+#include <stdexcept>
+
+#include "core/text.hpp"
+#include "games/morris/state.hpp"
+#include "protocol/java_serial/writer.hpp"
+#include "protocol/mulino_messages.hpp"
+#include "protocol/mulino_position.hpp"
+#include "referee/java_connection.hpp"
+#include "referee/mulino_log.hpp"
+#include "referee/record.hpp"
+#include "referee/run_directory.hpp"
+
+namespace arena {
+namespace {
+
+using asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+// How long a finished game's connections may take to receive their last messages.
+constexpr auto kCloseGrace = std::chrono::seconds(2);
+
+}  // namespace
+
+class MorrisServer::Impl {
+ public:
+  Impl(MorrisServerOptions options, std::ostream& out)
+      : options_(std::move(options)),
+        out_(out),
+        acceptors_{tcp::acceptor(io_), tcp::acceptor(io_)},
+        move_timer_(io_),
+        grace_timer_(io_),
+        signals_(io_) {}
+
+  std::pair<std::uint16_t, std::uint16_t> listen() {
+    asio::error_code ec;
+    const auto address = asio::ip::make_address(options_.host, ec);
+    if (ec) throw std::runtime_error(fmt::format("'{}' is not an IP address", options_.host));
+    for (Side s : {Side::White, Side::Black}) {
+      const std::uint16_t port = s == Side::White ? options_.white_port : options_.black_port;
+      auto& acceptor = acceptors_[index(s)];
+      const tcp::endpoint endpoint(address, port);
+      acceptor.open(endpoint.protocol(), ec);
+      if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+      if (!ec) acceptor.bind(endpoint, ec);
+      if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+      if (ec)
+        throw std::runtime_error(fmt::format("cannot listen on {}:{} for {}: {}", options_.host,
+                                             port, side_name(s), ec.message()));
+      ports_[index(s)] = acceptor.local_endpoint().port();
+    }
+    run_dir_ = make_run_directory(options_.records_dir, "morris");
+    return {ports_[0], ports_[1]};
+  }
+
+  void run(bool handle_signals) {
+    new_session();
+    if (handle_signals) {
+      signals_.add(SIGINT);
+      signals_.add(SIGTERM);
+      signals_.async_wait([this](const asio::error_code& ec, int signo) {
+        if (ec) return;
+        fmt::print(out_, "\nStopping on signal {}\n", signo);
+        abort_game("the server was stopped");
+        shutdown();
+      });
+    }
+    io_.run();
+  }
+
+  void stop() {
+    asio::post(io_, [this] {
+      abort_game("the server was stopped");
+      shutdown();
+    });
+  }
+
+  std::vector<std::filesystem::path> record_paths() const { return record_paths_; }
+  std::filesystem::path run_directory() const { return run_dir_; }
+
+ private:
+  // White is accepted first and gets its state before Black is accepted, as the course did.
+  enum class Phase { WaitingWhite, WaitingBlack, Playing, Over };
+
+  MorrisServerOptions options_;
+  std::ostream& out_;
+  asio::io_context io_;
+  std::array<tcp::acceptor, 2> acceptors_;
+  asio::steady_timer move_timer_, grace_timer_;
+  asio::signal_set signals_;
+  std::array<std::uint16_t, 2> ports_{};
+  std::filesystem::path run_dir_;
+  std::vector<std::filesystem::path> record_paths_;
+  bool stopping_ = false;
+  int games_done_ = 0;
+
+  // The game being played.
+  Phase phase_ = Phase::WaitingWhite;
+  std::array<std::shared_ptr<JavaConnection>, 2> seats_;
+  std::array<jser::Writer, 2> writers_;  // one stream per connection
+  morris::State state_;
+  std::array<int, 2> moves_made_{};
+  Clock::time_point turn_started_;
+  GameRecord record_;
+  std::unique_ptr<MulinoLog> log_;
+  std::vector<std::shared_ptr<JavaConnection>> lingering_;
+
+  void new_session() {
+    phase_ = Phase::WaitingWhite;
+    seats_ = {};
+    writers_ = {};
+    state_ = morris::State::start();
+    moves_made_ = {};
+    record_ = GameRecord{};
+    record_.game = "morris";
+    record_.settings = {
+        {"move_time_ms", options_.move_time_ms},
+        {"white_port", ports_[0]},
+        {"black_port", ports_[1]},
+        {"protocol", "mulino-java-serialization"},
+        {"referee", "arena morris server"},
+    };
+    log_ = std::make_unique<MulinoLog>(options_.move_time_ms);
+    accept(Side::White);
+  }
+
+  void accept(Side side) {
+    acceptors_[index(side)].async_accept(
+        [this, side](const asio::error_code& ec, tcp::socket socket) {
+          if (ec || stopping_) return;
+          const Phase expected = side == Side::White ? Phase::WaitingWhite : Phase::WaitingBlack;
+          if (phase_ != expected) return;  // cannot happen: we accept only when waiting for it
+          seat(side, std::move(socket));
+        });
+  }
+
+  void seat(Side side, tcp::socket socket) {
+    auto conn = std::make_shared<JavaConnection>(std::move(socket), mulino::reader_limits());
+    conn->on_input([this, weak = std::weak_ptr<JavaConnection>(conn)] {
+      if (auto c = weak.lock()) on_input(c);
+    });
+    seats_[index(side)] = conn;
+    record_.player(side) = {std::string(side_name(side)), conn->peer()};
+    fmt::print(out_, "{} connected from {}\n", side_name(side), conn->peer());
+    out_.flush();
+    log_->connected(side);
+    send_state(side);  // the stream header and the start position
+    conn->start_reading();
+    if (side == Side::White) {
+      phase_ = Phase::WaitingBlack;
+      accept(Side::Black);
+      on_input(conn);
+      return;
+    }
+    phase_ = Phase::Playing;
+    record_.started_at = utc_now_iso8601();
+    log_->state(mulino::wire_state(state_));
+    fmt::print(out_, "Game {}: {} ms per move\n", games_done_ + 1, options_.move_time_ms);
+    out_.flush();
+    start_turn();  // also handles whatever either player sent (or did) while waiting
+  }
+
+  void send_state(Side to) {
+    mulino::encode_state(writers_[index(to)], mulino::wire_state(state_));
+    seats_[index(to)]->send(writers_[index(to)].take());
+  }
+
+  Side seat_of(const std::shared_ptr<JavaConnection>& c) const {
+    return seats_[0] == c ? Side::White : Side::Black;
+  }
+
+  void on_input(const std::shared_ptr<JavaConnection>& c) {
+    if (seats_[0] != c && seats_[1] != c) return;
+    const Side side = seat_of(c);
+    switch (phase_) {
+      case Phase::WaitingBlack:
+        if (c->input_ended()) {
+          // White left before the game began: the next client on the White port takes its place.
+          record_.events.push_back(
+              fmt::format("White ({}) left before Black connected", c->peer()));
+          fmt::print(out_, "White left before Black connected\n");
+          out_.flush();
+          c->close_now();
+          asio::error_code ec;
+          acceptors_[index(Side::Black)].cancel(ec);
+          auto events = std::move(record_.events);
+          new_session();
+          record_.events = std::move(events);
+        }
+        return;
+      case Phase::Playing:
+        if (side == state_.side_to_move())
+          take_turn_input();
+        else
+          waiting_player_input(side);
+        return;
+      case Phase::WaitingWhite:
+      case Phase::Over:
+        return;
+    }
+  }
+
+  // The player not on turn can only end its input early: that loses now. Actions it sends
+  // early wait for its turn.
+  void waiting_player_input(Side side) {
+    auto& inbox = seats_[index(side)]->inbox();
+    for (const auto& in : inbox) {
+      if (in.kind == JavaIncoming::Kind::Closed) return disconnected(side, false, in.error);
+      if (in.kind == JavaIncoming::Kind::Broken)
+        return illegal(side, fmt::format("sent an unreadable stream while waiting: {}", in.error));
+    }
+  }
+
+  void start_turn() {
+    const Side side = state_.side_to_move();
+    log_->waiting(side);
+    turn_started_ = Clock::now();
+    const int ply = state_.ply();
+    move_timer_.expires_after(std::chrono::milliseconds(options_.move_time_ms));
+    move_timer_.async_wait([this, ply](const asio::error_code& ec) {
+      if (!ec && phase_ == Phase::Playing && state_.ply() == ply) timed_out();
+    });
+    take_turn_input();  // an action sent early is used now
+    if (phase_ == Phase::Playing && state_.ply() == ply) waiting_player_input(opposite(side));
+  }
+
+  long long elapsed_ms() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - turn_started_)
+        .count();
+  }
+
+  void take_turn_input() {
+    if (phase_ != Phase::Playing) return;
+    const Side side = state_.side_to_move();
+    auto& conn = seats_[index(side)];
+    auto& inbox = conn->inbox();
+    if (inbox.empty()) return;
+    const JavaIncoming in = inbox.front();
+    inbox.pop_front();
+    conn->start_reading();  // room in the inbox again
+    const long long ms = elapsed_ms();
+    if (ms > options_.move_time_ms) return timed_out();
+    switch (in.kind) {
+      case JavaIncoming::Kind::Closed:
+        return disconnected(side, true, in.error);
+      case JavaIncoming::Kind::Broken:
+        return illegal(side, "sent an unreadable stream: " + in.error);
+      case JavaIncoming::Kind::Object:
+        break;
+    }
+    mulino::WireAction action;
+    try {
+      action = mulino::decode_action(conn->reader(), in.value);
+    } catch (const jser::StreamError& e) {
+      return illegal(side, e.what());
+    }
+    const mulino::Phase phase = mulino::wire_phase(state_);
+    if (action.kind != mulino::action_kind_for(phase))
+      return illegal(
+          side, fmt::format("sent a {} in phase {}, which takes a {}",
+                            mulino::action_class_name(action.kind), mulino::phase_constant(phase),
+                            mulino::action_class_name(mulino::action_kind_for(phase))));
+    const auto text = mulino::move_from_action(action);
+    if (!text) return illegal(side, text.error);
+    const auto move = state_.parse_move(*text.value);
+    if (!move) return illegal(side, fmt::format("illegal move '{}': {}", *text.value, move.error));
+    move_timer_.cancel();
+    const std::string canonical = state_.move_text(*move.value);
+    state_.apply(*move.value);
+    record_.moves.push_back({state_.ply(), side, canonical, ms});
+    log_->moved(side, ++moves_made_[index(side)], canonical);
+    const mulino::WireState wire = mulino::wire_state(state_);
+    log_->state(wire);
+    fmt::print(out_, "{:>4}. {:<5} {:<8} {:>6} ms\n", state_.ply(), side_name(side), canonical, ms);
+    if (options_.show_board) fmt::print(out_, "{}\n", mulino::course_text(wire));
+    out_.flush();
+    // Every ply's state goes to both players, the last one too.
+    send_state(Side::White);
+    send_state(Side::Black);
+    const Result r = state_.result();
+    if (r.over()) {
+      if (r.outcome == Outcome::Draw)
+        log_->repetition();
+      else
+        log_->won(r.outcome == Outcome::WhiteWins ? Side::White : Side::Black, r.detail);
+      return finish(r.outcome, std::string(r.reason), std::string(r.detail));
+    }
+    start_turn();
+  }
+
+  void timed_out() {
+    const Side late = state_.side_to_move();
+    log_->timeout(late);
+    finish(win_for(opposite(late)), "timeout",
+           fmt::format("{} did not move within {} ms", side_name(late), options_.move_time_ms));
+  }
+
+  void illegal(Side offender, const std::string& why) {
+    log_->illegal(offender, why);
+    finish(win_for(opposite(offender)), "illegal-move",
+           fmt::format("{} {}", side_name(offender), why));
+  }
+
+  void disconnected(Side who, bool on_turn, const std::string& error) {
+    const std::string how = fmt::format("closed the connection {}",
+                                        on_turn ? "on its turn" : "while waiting for its turn");
+    if (!error.empty())
+      record_.events.push_back(
+          fmt::format("{}'s connection ended with: {}", side_name(who), error));
+    log_->disconnected(who, how);
+    finish(win_for(opposite(who)), "disconnect", fmt::format("{} {}", side_name(who), how));
+  }
+
+  // Ends the game: the course protocol has no result message, so both connections are closed.
+  void finish(Outcome outcome, std::string reason, std::string detail) {
+    if (phase_ == Phase::Over) return;
+    phase_ = Phase::Over;
+    move_timer_.cancel();
+    for (auto& c : seats_)
+      if (c) {
+        c->close_after_flush();
+        lingering_.push_back(c);
+      }
+    record_.outcome = outcome;
+    record_.reason = std::move(reason);
+    record_.detail = std::move(detail);
+    record_.ended_at = utc_now_iso8601();
+    save_game();
+    ++games_done_;
+    // The seats are still in use by the callers up the stack: start the next game afterwards.
+    if (games_done_ >= options_.games)
+      asio::post(io_, [this] { shutdown(); });
+    else
+      asio::post(io_, [this] { new_session(); });
+  }
+
+  void save_game() {
+    const std::string stem = fmt::format("game{:03}", games_done_ + 1);
+    const auto json_path = run_dir_ / (stem + ".json");
+    const std::string outcome_text = record_.outcome == Outcome::Draw        ? "Draw"
+                                     : record_.outcome == Outcome::WhiteWins ? "White wins"
+                                     : record_.outcome == Outcome::BlackWins ? "Black wins"
+                                                                             : "Aborted";
+    try {
+      write_record(json_path, record_);
+      write_file_atomically(run_dir_ / (stem + ".log"), log_->text());
+      record_paths_.push_back(json_path);
+      fmt::print(out_, "Result: {} ({}: {})\nRecord: {}\n", outcome_text, record_.reason,
+                 record_.detail, json_path.string());
+    } catch (const std::exception& e) {
+      fmt::print(out_, "Result: {} ({}: {})\nerror: could not save the record: {}\n", outcome_text,
+                 record_.reason, record_.detail, e.what());
+    }
+    out_.flush();
+  }
+
+  void abort_game(const std::string& why) {
+    if (phase_ != Phase::Playing) return;
+    log_->aborted(why);
+    finish(Outcome::Ongoing, "aborted", why);
+  }
+
+  void shutdown() {
+    if (stopping_) return;
+    stopping_ = true;
+    asio::error_code ec;
+    for (auto& a : acceptors_) a.close(ec);
+    signals_.cancel(ec);
+    move_timer_.cancel();
+    for (auto& c : seats_)
+      if (c) {
+        c->close_after_flush();
+        lingering_.push_back(c);
+      }
+    close_lingering(Clock::now() + kCloseGrace);
+  }
+
+  // Waits (briefly) for connections to deliver their last messages, then cuts the rest.
+  void close_lingering(Clock::time_point deadline) {
+    std::erase_if(lingering_, [](const auto& c) { return c->closed(); });
+    if (lingering_.empty()) return;
+    if (Clock::now() >= deadline) {
+      for (auto& c : lingering_) c->close_now();
+      lingering_.clear();
+      return;
+    }
+    grace_timer_.expires_after(std::chrono::milliseconds(10));
+    grace_timer_.async_wait(
+        [this, deadline](const asio::error_code&) { close_lingering(deadline); });
+  }
+};
+
+MorrisServer::MorrisServer(MorrisServerOptions options, std::ostream& out)
+    : impl_(std::make_unique<Impl>(std::move(options), out)) {}
+MorrisServer::~MorrisServer() = default;
+std::pair<std::uint16_t, std::uint16_t> MorrisServer::listen() {
+  return impl_->listen();
+}
+void MorrisServer::run(bool handle_signals) {
+  impl_->run(handle_signals);
+}
+void MorrisServer::stop() {
+  impl_->stop();
+}
+std::vector<std::filesystem::path> MorrisServer::record_paths() const {
+  return impl_->record_paths();
+}
+std::filesystem::path MorrisServer::run_directory() const {
+  return impl_->run_directory();
+}
+
+}  // namespace arena

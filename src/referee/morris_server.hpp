@@ -1,0 +1,50 @@
+#pragma once
+// The Bologna course's Morris server (Mulino 2016/17) over TCP, speaking Java object
+// serialization: White connects to one port, Black to another; the whole State goes to both
+// players after every ply; each player answers with an Action. Judged by arena's rules (a blocked
+// player loses, a repeated position draws, a win ends the game in any phase). The protocol has no
+// result message: at the end the server closes both connections, prints the result and writes the
+// JSON record and the course-style log.
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace arena {
+
+struct MorrisServerOptions {
+  std::string host = "127.0.0.1";
+  std::uint16_t white_port = 5800;  // 0: any free port
+  std::uint16_t black_port = 5801;
+  int move_time_ms = 60000;
+  int games = 1;
+  std::filesystem::path records_dir = "records";
+  bool show_board = false;  // print every state as the course's State.toString() did
+};
+
+class MorrisServer {
+ public:
+  MorrisServer(MorrisServerOptions options, std::ostream& out);
+  ~MorrisServer();
+  MorrisServer(const MorrisServer&) = delete;
+  MorrisServer& operator=(const MorrisServer&) = delete;
+
+  // Binds both ports; throws std::runtime_error with the reason. Gives {white port, black port}.
+  std::pair<std::uint16_t, std::uint16_t> listen();
+  // Serves the games, then returns. With handle_signals, SIGINT/SIGTERM abort a game in progress
+  // (recorded as aborted) and stop the server.
+  void run(bool handle_signals = false);
+  void stop();  // safe from any thread
+
+  std::vector<std::filesystem::path> record_paths() const;
+  std::filesystem::path run_directory() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace arena
