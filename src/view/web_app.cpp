@@ -128,14 +128,15 @@ HttpResponse WebApp::tournament(const HttpRequest& request) {
   auto t = target(request, true);
   if (auto* err = std::get_if<HttpResponse>(&t)) return *err;
   const fs::path& dir = std::get<fs::path>(t);
-  nlohmann::json out = index_.list(dir);
+  // Ordered: the standings keep their columns in the order the tournament wrote them.
+  auto out = nlohmann::ordered_json::parse(index_.list(dir).dump());
   out["path"] = index_.relative_name(dir);
   out["standings"] = nullptr;
   const fs::path standings = dir / "standings.json";
   std::error_code ec;
   if (fs::is_regular_file(standings, ec)) {
     try {
-      auto j = nlohmann::json::parse(read_bounded(standings, kMaxRecordBytes), nullptr, false);
+      auto j = nlohmann::ordered_json::parse(read_bounded(standings, kMaxRecordBytes), nullptr, false);
       if (j.is_discarded())
         out["standings_error"] = "standings.json is not valid JSON (being rewritten?)";
       else
