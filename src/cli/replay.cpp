@@ -1,12 +1,12 @@
-#include <unistd.h>
+#include "view/replay.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "view/replay.hpp"
 
 namespace arena::cli {
 namespace {
@@ -25,7 +25,8 @@ void add_replay(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "replay",
       "Show a game record in the terminal: on a terminal, step with D/A or the arrows, Home/End "
-      "jump, Esc or Q quits (a game being played is followed live); on a pipe, print the whole game");
+      "jump, Esc or Q quits (a game being played is followed live); on a pipe, print the whole "
+      "game");
   struct Options {
     std::string file;
     bool print = false;
@@ -37,9 +38,11 @@ void add_replay(CLI::App& app, int& exit_code) {
   cmd->add_flag("--no-color", o->no_color, "No ANSI colours (also: NO_COLOR set)");
   cmd->callback([o, &exit_code] {
     try {
-      const bool interactive = !o->print && ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1;
+      const bool interactive =
+          !o->print && ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1;
       if (interactive) {
-        exit_code = view::interactive_replay(o->file, STDIN_FILENO, std::cout, want_color(o->no_color));
+        exit_code =
+            view::interactive_replay(o->file, STDIN_FILENO, std::cout, want_color(o->no_color));
         return;
       }
       const GameRecord r = read_record(o->file);

@@ -116,7 +116,9 @@ nlohmann::json FolderIndex::list(const fs::path& under) {
     if (a["live"] != b["live"]) return a["live"].get<bool>();
     return a["path"].get<std::string>() > b["path"].get<std::string>();
   });
-  return {{"games", std::move(games)}, {"tournaments", std::move(tournaments)}, {"truncated", truncated}};
+  return {{"games", std::move(games)},
+          {"tournaments", std::move(tournaments)},
+          {"truncated", truncated}};
 }
 
 }  // namespace arena::view

@@ -1,10 +1,9 @@
 #pragma once
 // A game record replayed through the rules: the position after every ply, described for drawing
 // (docs/viewer.md). The terminal replay and the web viewer both draw from this.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/any_game.hpp"
 #include "referee/record.hpp"

@@ -14,7 +14,9 @@ int hex_value(char c) {
   return -1;
 }
 
-ParsedRequest fail(int status, std::string why) { return {std::nullopt, status, std::move(why)}; }
+ParsedRequest fail(int status, std::string why) {
+  return {std::nullopt, status, std::move(why)};
+}
 
 bool is_token_char(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
@@ -105,7 +107,8 @@ ParsedRequest parse_request(std::string_view head) {
       if (pair.empty()) continue;
       const auto eq = pair.find('=');
       auto key = percent_decode(pair.substr(0, eq), true);
-      auto value = percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
+      auto value = percent_decode(
+          eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
       if (!key || !value) return fail(400, "bad percent-encoding in the query");
       req.query[std::move(*key)] = std::move(*value);
     }
@@ -115,20 +118,34 @@ ParsedRequest parse_request(std::string_view head) {
 
 std::string_view status_text(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 408: return "Request Timeout";
-    case 413: return "Content Too Large";
-    case 414: return "URI Too Long";
-    case 422: return "Unprocessable Content";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    case 505: return "HTTP Version Not Supported";
-    default: return "Error";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
+    case 413:
+      return "Content Too Large";
+    case 414:
+      return "URI Too Long";
+    case 422:
+      return "Unprocessable Content";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    case 505:
+      return "HTTP Version Not Supported";
+    default:
+      return "Error";
   }
 }
 

@@ -14,8 +14,8 @@ inline constexpr std::size_t kMaxRequestHead = 8192;  // request line + headers
 inline constexpr std::size_t kMaxTarget = 2048;
 
 struct HttpRequest {
-  std::string method;  // GET or HEAD
-  std::string path;    // percent-decoded, starts with '/'
+  std::string method;                        // GET or HEAD
+  std::string path;                          // percent-decoded, starts with '/'
   std::map<std::string, std::string> query;  // percent-decoded
 };
 

@@ -1,11 +1,10 @@
 #include "view/replay.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ostream.h>
 #include <poll.h>
 #include <termios.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <ostream>
@@ -62,15 +61,32 @@ int read_byte(int fd, int timeout_ms) {
 Key read_key(int fd, int timeout_ms) {
   const int c = read_byte(fd, timeout_ms);
   switch (c) {
-    case -1: return Key::None;
-    case -2: return Key::Quit;
-    case 'd': case 'D': case ' ': return Key::Forward;
-    case 'a': case 'A': return Key::Back;
-    case 'q': case 'Q': case 3: case 4: return Key::Quit;
-    case '<': case 'g': return Key::Start;
-    case '>': case 'G': return Key::End;
-    case 27: break;
-    default: return Key::None;
+    case -1:
+      return Key::None;
+    case -2:
+      return Key::Quit;
+    case 'd':
+    case 'D':
+    case ' ':
+      return Key::Forward;
+    case 'a':
+    case 'A':
+      return Key::Back;
+    case 'q':
+    case 'Q':
+    case 3:
+    case 4:
+      return Key::Quit;
+    case '<':
+    case 'g':
+      return Key::Start;
+    case '>':
+    case 'G':
+      return Key::End;
+    case 27:
+      break;
+    default:
+      return Key::None;
   }
   // Esc alone quits (as in the course viewer); Esc [ C / D / H / F and Esc O H / F are keys.
   const int b = read_byte(fd, 30);
@@ -80,14 +96,21 @@ Key read_key(int fd, int timeout_ms) {
     const int digit = k;
     do k = read_byte(fd, 30);
     while (k >= 0 && k != '~' && k < 0x40);
-    return digit == '1' || digit == '7' ? Key::Start : digit == '4' || digit == '8' ? Key::End : Key::None;
+    return digit == '1' || digit == '7'   ? Key::Start
+           : digit == '4' || digit == '8' ? Key::End
+                                          : Key::None;
   }
   switch (k) {
-    case 'C': return Key::Forward;
-    case 'D': return Key::Back;
-    case 'H': return Key::Start;
-    case 'F': return Key::End;
-    default: return Key::None;
+    case 'C':
+      return Key::Forward;
+    case 'D':
+      return Key::Back;
+    case 'H':
+      return Key::Start;
+    case 'F':
+      return Key::End;
+    default:
+      return Key::None;
   }
 }
 
@@ -105,9 +128,11 @@ std::string result_line(const GameRecord& r) {
 }
 
 std::string ply_line(const GameRecord& r, std::size_t ply) {
-  if (ply == 0 || ply > r.moves.size()) return fmt::format("Start position ({} plies)", r.moves.size());
+  if (ply == 0 || ply > r.moves.size())
+    return fmt::format("Start position ({} plies)", r.moves.size());
   const MoveRecord& m = r.moves[ply - 1];
-  return fmt::format("Ply {}/{}: {} {} ({} ms)", ply, r.moves.size(), side_name(m.side), m.move, m.time_ms);
+  return fmt::format("Ply {}/{}: {} {} ({} ms)", ply, r.moves.size(), side_name(m.side), m.move,
+                     m.time_ms);
 }
 
 void print_game(const GameRecord& r, const GameViews& views, std::ostream& out, bool color) {
@@ -122,7 +147,8 @@ void print_game(const GameRecord& r, const GameViews& views, std::ostream& out, 
   out.flush();
 }
 
-int interactive_replay(const std::filesystem::path& file, int in_fd, std::ostream& out, bool color) {
+int interactive_replay(const std::filesystem::path& file, int in_fd, std::ostream& out,
+                       bool color) {
   GameRecord record = read_record(file);
   GameViews views = replay_views(record);
   std::string version = file_version(file);
@@ -137,7 +163,8 @@ int interactive_replay(const std::filesystem::path& file, int in_fd, std::ostrea
       std::string screen = "\x1b[H\x1b[2J";
       screen += fmt::format("{}\n{}\n\n", title(record), ply_line(record, ply));
       if (!views.positions.empty())
-        screen += draw_terminal(views.positions[ply], ply > 0 ? &views.positions[ply - 1] : nullptr, color);
+        screen += draw_terminal(views.positions[ply], ply > 0 ? &views.positions[ply - 1] : nullptr,
+                                color);
       if (!views.error.empty()) screen += fmt::format("error: {}\n", views.error);
       screen += ply == last ? fmt::format("\nResult: {}\n", result_line(record)) : "\n\n";
       screen += "\nD/→ forward   A/← back   Home/< start   End/> end   Esc/Q quit\n";
@@ -154,10 +181,22 @@ int interactive_replay(const std::filesystem::path& file, int in_fd, std::ostrea
         out << "\x1b[?25h\x1b[?1049l";
         out.flush();
         return 0;
-      case Key::Forward: redraw = ply < last; ply = std::min(ply + 1, last); break;
-      case Key::Back: redraw = ply > 0; ply = ply > 0 ? ply - 1 : 0; break;
-      case Key::Start: redraw = true; ply = 0; break;
-      case Key::End: redraw = true; ply = last; break;
+      case Key::Forward:
+        redraw = ply < last;
+        ply = std::min(ply + 1, last);
+        break;
+      case Key::Back:
+        redraw = ply > 0;
+        ply = ply > 0 ? ply - 1 : 0;
+        break;
+      case Key::Start:
+        redraw = true;
+        ply = 0;
+        break;
+      case Key::End:
+        redraw = true;
+        ply = last;
+        break;
       case Key::None: {
         // A game being played: reload when the record changes, following it from its last ply.
         const std::string now = file_version(file);

@@ -31,10 +31,13 @@ std::string glyph(char piece, std::size_t height) {
   return (white ? "○" : "●") + std::to_string(std::min<std::size_t>(height, 9));
 }
 
-const char* piece_colour(char piece) { return piece == 'W' ? kWhite : kBlack; }
+const char* piece_colour(char piece) {
+  return piece == 'W' ? kWhite : kBlack;
+}
 
 std::string label(const json& labels, std::size_t i, std::string fallback) {
-  if (labels.is_array() && i < labels.size() && labels[i].is_string()) return labels[i].get<std::string>();
+  if (labels.is_array() && i < labels.size() && labels[i].is_string())
+    return labels[i].get<std::string>();
   return fallback;
 }
 
@@ -55,7 +58,8 @@ std::string pad(const std::string& s, std::size_t width) {
 }
 
 std::string draw_grid(const json& v, const json* prev, bool color) {
-  const int rows = std::clamp(v.value("rows", 0), 0, 64), cols = std::clamp(v.value("cols", 0), 0, 64);
+  const int rows = std::clamp(v.value("rows", 0), 0, 64),
+            cols = std::clamp(v.value("cols", 0), 0, 64);
   const json& cells = v["cells"];
   const json* before = prev && prev->value("kind", "") == "grid" ? &(*prev)["cells"] : nullptr;
   std::size_t width = 2, row_width = 1;
@@ -64,11 +68,13 @@ std::string draw_grid(const json& v, const json* prev, bool color) {
   for (int r = 0; r < rows; ++r)
     row_width = std::max(row_width, display_width(label(v["rowLabels"], r, std::to_string(r + 1))));
   std::string header = std::string(row_width + 1, ' ');
-  for (int c = 0; c < cols; ++c) header += pad(label(v["colLabels"], c, std::to_string(c + 1)), width);
+  for (int c = 0; c < cols; ++c)
+    header += pad(label(v["colLabels"], c, std::to_string(c + 1)), width);
   while (!header.empty() && header.back() == ' ') header.pop_back();
   std::string out = paint(header, kDim, color) + "\n";
   for (int r = 0; r < rows; ++r) {
-    std::string line = paint(pad(label(v["rowLabels"], r, std::to_string(r + 1)), row_width), kDim, color) + " ";
+    std::string line =
+        paint(pad(label(v["rowLabels"], r, std::to_string(r + 1)), row_width), kDim, color) + " ";
     for (int c = 0; c < cols; ++c) {
       const std::size_t i = static_cast<std::size_t>(r * cols + c);
       const std::string stack = cell_text(cells, i);
@@ -86,10 +92,10 @@ std::string draw_grid(const json& v, const json* prev, bool color) {
 
 // The 24 points of the Morris board on the course server's printout, W/B/O replaced by glyphs.
 std::string draw_morris(const json& v, const json* prev, bool color) {
-  static const std::array<std::string, 7> kRows = {
-      "7 O--------O--------O", "6 |--O-----O-----O--|", "5 |--|--O--O--O--|--|",
-      "4 O--O--O     O--O--O", "3 |--|--O--O--O--|--|", "2 |--O-----O-----O--|",
-      "1 O--------O--------O"};
+  static const std::array<std::string, 7> kRows = {"7 O--------O--------O", "6 |--O-----O-----O--|",
+                                                   "5 |--|--O--O--O--|--|", "4 O--O--O     O--O--O",
+                                                   "3 |--|--O--O--O--|--|", "2 |--O-----O-----O--|",
+                                                   "1 O--------O--------O"};
   const json& points = v["points"];
   const json* before = prev && prev->value("kind", "") == "morris" ? &(*prev)["points"] : nullptr;
   const auto piece_at = [](const json* pts, const std::string& name) -> std::string {
@@ -127,8 +133,10 @@ std::string draw_morris(const json& v, const json* prev, bool color) {
 // The Paper Soccer lattice: 4 columns per x step and 2 rows per y step; the path's segments
 // between the points, each turn in its player's colour, the last turn highlighted.
 std::string draw_soccer(const json& v, bool color) {
-  const int x_min = std::clamp(v.value("xMin", -4), -20, 0), x_max = std::clamp(v.value("xMax", 4), 0, 20);
-  const int y_min = std::clamp(v.value("yMin", -5), -20, 0), y_max = std::clamp(v.value("yMax", 5), 0, 20);
+  const int x_min = std::clamp(v.value("xMin", -4), -20, 0),
+            x_max = std::clamp(v.value("xMax", 4), 0, 20);
+  const int y_min = std::clamp(v.value("yMin", -5), -20, 0),
+            y_max = std::clamp(v.value("yMax", 5), 0, 20);
   const int goal = std::clamp(v.value("goalWidth", 1), 0, x_max);
   const int top = y_max + 1, bottom = y_min - 1;
   const int width = 4 * (x_max - x_min) + 1, height = 2 * (top - bottom) + 1;
@@ -136,20 +144,23 @@ std::string draw_soccer(const json& v, bool color) {
     std::string text = " ";
     const char* code = nullptr;
   };
-  std::vector<std::vector<Cell>> canvas(static_cast<std::size_t>(height), std::vector<Cell>(static_cast<std::size_t>(width)));
+  std::vector<std::vector<Cell>> canvas(static_cast<std::size_t>(height),
+                                        std::vector<Cell>(static_cast<std::size_t>(width)));
   const auto at = [&](int col, int row) -> Cell* {
     if (col < 0 || row < 0 || col >= width || row >= height) return nullptr;
     return &canvas[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)];
   };
   const auto exists = [&](int x, int y) {
-    return x >= x_min && x <= x_max && ((y >= y_min && y <= y_max) || ((y == top || y == bottom) && std::abs(x) <= goal));
+    return x >= x_min && x <= x_max &&
+           ((y >= y_min && y <= y_max) || ((y == top || y == bottom) && std::abs(x) <= goal));
   };
   const auto put = [&](int col, int row, const std::string& s, const char* code) {
     if (Cell* c = at(col, row)) *c = {s, code};
   };
   // A segment between two neighbouring points.
   const auto segment = [&](int x1, int y1, int x2, int y2, const char* code) {
-    const int c1 = 4 * (x1 - x_min), r1 = 2 * (top - y1), c2 = 4 * (x2 - x_min), r2 = 2 * (top - y2);
+    const int c1 = 4 * (x1 - x_min), r1 = 2 * (top - y1), c2 = 4 * (x2 - x_min),
+              r2 = 2 * (top - y2);
     if (r1 == r2) {
       for (int c = std::min(c1, c2) + 1; c < std::max(c1, c2); ++c) put(c, r1, "─", code);
     } else if (c1 == c2) {
@@ -197,16 +208,19 @@ std::string draw_soccer(const json& v, bool color) {
       for (std::size_t i = 1; i < pts.size(); ++i) {
         const json &a = pts[i - 1], &b = pts[i];
         if (!a.is_array() || !b.is_array() || a.size() != 2 || b.size() != 2) continue;
-        if (!a[0].is_number_integer() || !a[1].is_number_integer() || !b[0].is_number_integer() || !b[1].is_number_integer()) continue;
-        const int x1 = a[0].get<int>(), y1 = a[1].get<int>(), x2 = b[0].get<int>(), y2 = b[1].get<int>();
+        if (!a[0].is_number_integer() || !a[1].is_number_integer() || !b[0].is_number_integer() ||
+            !b[1].is_number_integer())
+          continue;
+        const int x1 = a[0].get<int>(), y1 = a[1].get<int>(), x2 = b[0].get<int>(),
+                  y2 = b[1].get<int>();
         if (exists(x1, y1) && exists(x2, y2) && std::abs(x1 - x2) <= 1 && std::abs(y1 - y2) <= 1)
           segment(x1, y1, x2, y2, code);
       }
     }
   }
   const json& ball = v["ball"];
-  if (ball.is_array() && ball.size() == 2 && ball[0].is_number_integer() && ball[1].is_number_integer() &&
-      exists(ball[0].get<int>(), ball[1].get<int>()))
+  if (ball.is_array() && ball.size() == 2 && ball[0].is_number_integer() &&
+      ball[1].is_number_integer() && exists(ball[0].get<int>(), ball[1].get<int>()))
     put(4 * (ball[0].get<int>() - x_min), 2 * (top - ball[1].get<int>()), "●", kLastTurn);
   std::string out;
   for (const auto& row : canvas) {

@@ -1,9 +1,8 @@
 #pragma once
 // Draws a position's view (docs/viewer.md) as Unicode text for a terminal, with ANSI colour
 // when asked. Every kind the web page draws is drawn here too: grid, morris, soccer, text.
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace arena::view {
 

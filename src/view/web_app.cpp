@@ -88,7 +88,8 @@ std::variant<fs::path, HttpResponse> WebApp::target(const HttpRequest& request,
   if (!resolved) return error_response(404, "not found: " + relative);
   std::error_code ec;
   if (want_directory ? !fs::is_directory(*resolved, ec) : !fs::is_regular_file(*resolved, ec))
-    return error_response(404, fmt::format("not a {}: {}", want_directory ? "folder" : "file", relative));
+    return error_response(
+        404, fmt::format("not a {}: {}", want_directory ? "folder" : "file", relative));
   return *resolved;
 }
 
@@ -136,7 +137,8 @@ HttpResponse WebApp::tournament(const HttpRequest& request) {
   std::error_code ec;
   if (fs::is_regular_file(standings, ec)) {
     try {
-      auto j = nlohmann::ordered_json::parse(read_bounded(standings, kMaxRecordBytes), nullptr, false);
+      auto j =
+          nlohmann::ordered_json::parse(read_bounded(standings, kMaxRecordBytes), nullptr, false);
       if (j.is_discarded())
         out["standings_error"] = "standings.json is not valid JSON (being rewritten?)";
       else

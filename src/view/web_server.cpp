@@ -20,8 +20,11 @@ using asio::ip::tcp;
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
   HttpConnection(tcp::socket socket, WebApp& app, int timeout_ms, int& open_count)
-      : socket_(std::move(socket)), timer_(socket_.get_executor()), app_(app),
-        timeout_ms_(timeout_ms), open_count_(open_count) {
+      : socket_(std::move(socket)),
+        timer_(socket_.get_executor()),
+        app_(app),
+        timeout_ms_(timeout_ms),
+        open_count_(open_count) {
     ++open_count_;
   }
   ~HttpConnection() { --open_count_; }
@@ -49,10 +52,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   std::string out_;
 
   void read_more() {
-    socket_.async_read_some(asio::buffer(buffer_), [self = shared_from_this()](
-                                                       const asio::error_code& ec, std::size_t n) {
-      self->on_read(ec, n);
-    });
+    socket_.async_read_some(asio::buffer(buffer_),
+                            [self = shared_from_this()](const asio::error_code& ec, std::size_t n) {
+                              self->on_read(ec, n);
+                            });
   }
 
   void on_read(const asio::error_code& ec, std::size_t n) {
@@ -61,7 +64,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     head_.append(buffer_.data(), n);
     const auto end = find_head_end(head_);
     if (end == std::string::npos) {
-      if (head_.size() > kMaxRequestHead) return respond(error_response(431, "request head too large"));
+      if (head_.size() > kMaxRequestHead)
+        return respond(error_response(431, "request head too large"));
       return read_more();
     }
     head_.resize(end);  // a body (none expected) is ignored: the connection closes after one answer
@@ -74,14 +78,27 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     timer_.cancel();
     out_ = serialize(r);
     asio::async_write(socket_, asio::buffer(out_),
-                      [self = shared_from_this()](const asio::error_code&, std::size_t) {
-                        self->close();
+                      [self = shared_from_this()](const asio::error_code& ec, std::size_t) {
+                        if (ec) return self->close();
+                        // Lingering close: what the client still sends is read and dropped until
+                        // it closes, so the answer is not lost to a reset (e.g. after a 431).
+                        asio::error_code ignored;
+                        self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
+                        self->drain();
                       });
-    // A client that never reads its answer is cut at the deadline.
+    // A client that never reads its answer, or never stops sending, is cut at the deadline.
     timer_.expires_after(std::chrono::milliseconds(timeout_ms_));
     timer_.async_wait([self = shared_from_this()](const asio::error_code& ec) {
       if (!ec) self->close();
     });
+  }
+
+  void drain() {
+    socket_.async_read_some(asio::buffer(buffer_),
+                            [self = shared_from_this()](const asio::error_code& ec, std::size_t) {
+                              if (ec) return self->close();
+                              self->drain();
+                            });
   }
 
   void close() {
@@ -97,7 +114,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 class WebServer::Impl {
  public:
   Impl(WebServerOptions options, std::ostream& log)
-      : options_(std::move(options)), log_(log), app_(options_.root), acceptor_(io_), signals_(io_) {}
+      : options_(std::move(options)),
+        log_(log),
+        app_(options_.root),
+        acceptor_(io_),
+        signals_(io_) {}
 
   std::uint16_t listen() {
     asio::error_code ec;
@@ -148,7 +169,8 @@ class WebServer::Impl {
         if (ec != asio::error::operation_aborted && acceptor_.is_open()) accept_next();
         return;
       }
-      auto c = std::make_shared<HttpConnection>(std::move(socket), app_, options_.request_timeout_ms, open_);
+      auto c = std::make_shared<HttpConnection>(std::move(socket), app_,
+                                                options_.request_timeout_ms, open_);
       if (open_ > options_.max_connections)
         c->refuse(error_response(503, "too many connections, try again"));
       else
@@ -168,8 +190,14 @@ class WebServer::Impl {
 WebServer::WebServer(WebServerOptions options, std::ostream& log)
     : impl_(std::make_unique<Impl>(std::move(options), log)) {}
 WebServer::~WebServer() = default;
-std::uint16_t WebServer::listen() { return impl_->listen(); }
-void WebServer::run(bool handle_signals) { impl_->run(handle_signals); }
-void WebServer::stop() { impl_->stop(); }
+std::uint16_t WebServer::listen() {
+  return impl_->listen();
+}
+void WebServer::run(bool handle_signals) {
+  impl_->run(handle_signals);
+}
+void WebServer::stop() {
+  impl_->stop();
+}
 
 }  // namespace arena::view

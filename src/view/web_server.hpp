@@ -13,7 +13,7 @@ struct WebServerOptions {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;  // 0: any free port
   std::filesystem::path root = ".";
-  int max_connections = 64;     // beyond this, new connections get 503
+  int max_connections = 64;        // beyond this, new connections get 503
   int request_timeout_ms = 10000;  // to send a whole request head
 };
 
