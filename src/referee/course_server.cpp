@@ -61,11 +61,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void start_reading() {
     if (reading_ || input_done_ || inbox_.size() >= kMaxQueuedLines) return;
     reading_ = true;
-    socket_.async_read_some(asio::buffer(buffer_),
-                            [self = shared_from_this()](const asio::error_code& ec, std::size_t n) {
-                              self->reading_ = false;
-                              self->on_read(ec, n);
-                            });
+    socket_.async_read_some(asio::buffer(buffer_), [self = shared_from_this()](
+                                                       const asio::error_code& ec, std::size_t n) {
+      self->reading_ = false;
+      self->on_read(ec, n);
+    });
   }
 
   void send(std::string line) {
@@ -106,8 +106,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       inbox_.push_back({Incoming::Kind::Closed, ec == asio::error::eof ? "" : ec.message()});
     } else {
       lines_.feed(std::string_view(buffer_.data(), n));
-      while (auto line = lines_.next_line())
-        inbox_.push_back({Incoming::Kind::Line, std::move(*line)});
+      while (auto line = lines_.next_line()) inbox_.push_back({Incoming::Kind::Line, std::move(*line)});
       if (lines_.overflowed()) {
         input_done_ = true;
         inbox_.push_back({Incoming::Kind::Overlong, {}});
@@ -242,8 +241,7 @@ class CourseServer::Impl {
     record_.settings = {
         {"move_time_ms", options_.move_time_ms},
         {"warmup_ms", options_.warmup_ms},
-        {"moves_per_player",
-         options_.rules.moves_per_player.value_or(game_.default_moves_per_player)},
+        {"moves_per_player", options_.rules.moves_per_player.value_or(game_.default_moves_per_player)},
         {"limit_rule", limit_rule_key(options_.rules.limit_rule)},
         {"referee", "arena course server"},
     };
@@ -265,8 +263,7 @@ class CourseServer::Impl {
     if (phase_ != Phase::Waiting || stopping_) {
       auto c = std::make_shared<Connection>(std::move(socket), -1);
       lingering_.push_back(c);
-      record_.events.push_back(
-          fmt::format("refused connection from {}: a game is in progress", c->peer()));
+      record_.events.push_back(fmt::format("refused connection from {}: a game is in progress", c->peer()));
       fmt::print(out_, "Refused a connection from {}: a game is in progress\n", c->peer());
       c->send(course::message("A game is in progress, try again later"));
       c->close_after_flush();
@@ -311,9 +308,7 @@ class CourseServer::Impl {
   Side seat_of(const std::shared_ptr<Connection>& c) const {
     return seats_[0] == c ? Side::White : Side::Black;
   }
-  bool seated(const std::shared_ptr<Connection>& c) const {
-    return seats_[0] == c || seats_[1] == c;
-  }
+  bool seated(const std::shared_ptr<Connection>& c) const { return seats_[0] == c || seats_[1] == c; }
 
   void on_input(const std::shared_ptr<Connection>& c) {
     if (!seated(c)) return;
@@ -321,10 +316,9 @@ class CourseServer::Impl {
     switch (phase_) {
       case Phase::Waiting:
         if (c->has_closed_input()) {
-          record_.events.push_back(
-              fmt::format("Group {} ({}) left before the game started", c->group(), c->peer()));
-          fmt::print(out_, "{} (Group {}) left before the game started\n", side_name(side),
-                     c->group());
+          record_.events.push_back(fmt::format("Group {} ({}) left before the game started",
+                                               c->group(), c->peer()));
+          fmt::print(out_, "{} (Group {}) left before the game started\n", side_name(side), c->group());
           c->close_now();
           seats_[index(side)].reset();  // the next client to connect takes this colour
         }
@@ -357,8 +351,7 @@ class CourseServer::Impl {
   }
 
   long long elapsed_ms() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - turn_started_)
-        .count();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - turn_started_).count();
   }
 
   void take_turn_input() {
@@ -373,34 +366,27 @@ class CourseServer::Impl {
     const long long ms = elapsed_ms();
     if (ms > options_.move_time_ms) return timed_out();
     switch (in.kind) {
-      case Incoming::Kind::Closed:
-        return disconnected(side, true);
+      case Incoming::Kind::Closed: return disconnected(side, true);
       case Incoming::Kind::Overlong:
         log_->elapsed(ms);
         log_->received("<line too long>");
-        return invalid(side,
-                       fmt::format("sent a line longer than {} bytes", course::kMaxLineBytes));
-      case Incoming::Kind::Line:
-        break;
+        return invalid(side, fmt::format("sent a line longer than {} bytes", course::kMaxLineBytes));
+      case Incoming::Kind::Line: break;
     }
     log_->elapsed(ms);
     log_->received(in.text);
     const auto move_text = course::parse_client_line(in.text);
-    if (!move_text)
-      return invalid(side,
-                     fmt::format("unreadable line '{}': {}", printable(in.text), move_text.error));
+    if (!move_text) return invalid(side, fmt::format("unreadable line '{}': {}", printable(in.text), move_text.error));
     const auto played = state_->play(*move_text.value);
-    if (!played)
-      return invalid(
-          side, fmt::format("illegal move '{}': {}", printable(*move_text.value), played.error));
+    if (!played) return invalid(side, fmt::format("illegal move '{}': {}", printable(*move_text.value), played.error));
     move_timer_.cancel();
     const std::string& move = *played.value;
     record_.moves.push_back({state_->ply(), side, move, ms});
     if (!state_->result().over()) save_live_record();  // before anyone hears of the move
     conn->send(course::valid_move());
     log_->played(*state_);
-    fmt::print(out_, "{:>4}. {:<5} {:<10} {:>6} ms   {}\n", state_->ply(), side_name(side), move,
-               ms, game_.course_log ? game_.course_log->counts(*state_) : std::string{});
+    fmt::print(out_, "{:>4}. {:<5} {:<10} {:>6} ms   {}\n", state_->ply(), side_name(side), move, ms,
+               game_.course_log ? game_.course_log->counts(*state_) : std::string{});
     if (options_.show_board) fmt::print(out_, "{}\n", state_->render());
     out_.flush();
     auto& other = seats_[index(opposite(side))];
@@ -419,8 +405,7 @@ class CourseServer::Impl {
     seats_[index(opposite(late))]->send(course::message("Opponent timeout"));
     seats_[index(opposite(late))]->send(course::victory());
     finish(win_for(opposite(late)), "timeout",
-           fmt::format("{} did not move within {} ms", side_name(late), options_.move_time_ms),
-           false);
+           fmt::format("{} did not move within {} ms", side_name(late), options_.move_time_ms), false);
   }
 
   void invalid(Side offender, const std::string& why) {
@@ -432,16 +417,14 @@ class CourseServer::Impl {
     auto& good = seats_[index(opposite(offender))];
     good->send(course::message("Your opponent has sent an invalid move"));
     good->send(course::victory());
-    finish(win_for(opposite(offender)), "illegal-move",
-           fmt::format("{} {}", side_name(offender), why), false);
+    finish(win_for(opposite(offender)), "illegal-move", fmt::format("{} {}", side_name(offender), why), false);
   }
 
   void disconnected(Side who, bool on_turn) {
     if (on_turn) log_->elapsed(elapsed_ms());
     log_->disconnected(who);
     auto& good = seats_[index(opposite(who))];
-    good->send(course::message(on_turn ? "Your opponent has sent an invalid move"
-                                       : "Opponent disconnected"));
+    good->send(course::message(on_turn ? "Your opponent has sent an invalid move" : "Opponent disconnected"));
     good->send(course::victory());
     finish(win_for(opposite(who)), "disconnect",
            fmt::format("{} closed the connection {}", side_name(who),
@@ -457,9 +440,9 @@ class CourseServer::Impl {
     warmup_timer_.cancel();
     if (send_results) {
       for (Side s : {Side::White, Side::Black}) {
-        const std::string msg = outcome == Outcome::Draw ? course::tie()
-                                : outcome == win_for(s)  ? course::victory()
-                                                         : course::defeat();
+        const std::string msg = outcome == Outcome::Draw      ? course::tie()
+                                : outcome == win_for(s) ? course::victory()
+                                                             : course::defeat();
         seats_[index(s)]->send(msg);
       }
     }
@@ -493,7 +476,7 @@ class CourseServer::Impl {
   void save_game() {
     const int wg = seats_[0]->group(), bg = seats_[1]->group();
     const auto json_path = run_dir_ / (record_stem() + ".json");
-    std::string outcome_text = record_.outcome == Outcome::Draw        ? "Draw"
+    std::string outcome_text = record_.outcome == Outcome::Draw ? "Draw"
                                : record_.outcome == Outcome::WhiteWins ? "White wins"
                                                                        : "Black wins";
     try {
@@ -552,28 +535,17 @@ class CourseServer::Impl {
       return;
     }
     grace_timer_.expires_after(std::chrono::milliseconds(10));
-    grace_timer_.async_wait(
-        [this, deadline](const asio::error_code&) { close_lingering(deadline); });
+    grace_timer_.async_wait([this, deadline](const asio::error_code&) { close_lingering(deadline); });
   }
 };
 
 CourseServer::CourseServer(const GameInfo& game, CourseServerOptions options, std::ostream& out)
     : impl_(std::make_unique<Impl>(game, std::move(options), out)) {}
 CourseServer::~CourseServer() = default;
-std::uint16_t CourseServer::listen() {
-  return impl_->listen();
-}
-void CourseServer::run(bool handle_signals) {
-  impl_->run(handle_signals);
-}
-void CourseServer::stop() {
-  impl_->stop();
-}
-std::vector<std::filesystem::path> CourseServer::record_paths() const {
-  return impl_->record_paths();
-}
-std::filesystem::path CourseServer::run_directory() const {
-  return impl_->run_directory();
-}
+std::uint16_t CourseServer::listen() { return impl_->listen(); }
+void CourseServer::run(bool handle_signals) { impl_->run(handle_signals); }
+void CourseServer::stop() { impl_->stop(); }
+std::vector<std::filesystem::path> CourseServer::record_paths() const { return impl_->record_paths(); }
+std::filesystem::path CourseServer::run_directory() const { return impl_->run_directory(); }
 
 }  // namespace arena
