@@ -90,7 +90,7 @@ const Boards = (() => {
       const piece = points[name] || "";
       const changed = before && (before[name] || "") !== piece;
       const g = el("g", { "data-point": name, "data-piece": piece, class: changed ? "point changed" : "point" }, root);
-      el("circle", { cx: X(col), cy: Y(row), r: 14, class: "ring", fill: "transparent" }, g);
+      el("circle", { cx: X(col), cy: Y(row), r: 25, class: "ring" }, g);
       el("circle", { cx: X(col), cy: Y(row), r: 6, class: "morris-point" }, g);
       if (piece) stack(g, X(col), Y(row), 18, piece);
     }

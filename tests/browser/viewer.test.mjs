@@ -214,6 +214,46 @@ test("a tournament folder shows its standings and games", async () => {
   await page.screenshot({ path: join(outDir, "viewer-tournament.png") });
 });
 
+test("the page draws every kind of view the games give (towers, Morris, Soccer path)", async () => {
+  await page.goto(baseUrl);
+  const drawn = await page.evaluate(() => {
+    const count = (node, sel) => node.querySelectorAll(sel).length;
+    // Murus Gallicus: walls (one stone) and towers (two) on a 7x8 grid.
+    const murus = Boards.draw({ kind: "grid", rows: 7, cols: 8, rowLabels: ["A", "B", "C", "D", "E", "F", "G"],
+      colLabels: ["1", "2", "3", "4", "5", "6", "7", "8"],
+      cells: Array.from({ length: 56 }, (_, i) => (i < 8 ? "BB" : i >= 48 ? "WW" : i === 20 ? "W" : "")) });
+    // Nine Men's Morris: 24 points, three pieces placed, pieces in hand.
+    const morris = Boards.draw({ kind: "morris", points: { a1: "W", d1: "W", g7: "B" }, inHand: { white: 7, black: 8 } },
+      { kind: "morris", points: { a1: "W", g7: "B" }, inHand: { white: 8, black: 8 } });
+    // Paper Soccer: two turns, the ball where the last one ended.
+    const soccer = Boards.draw({ kind: "soccer", xMin: -4, xMax: 4, yMin: -5, yMax: 5, goalWidth: 1, ball: [1, 2],
+      attacks: { white: "north", black: "south" },
+      turns: [{ side: "white", points: [[0, 0], [0, 1]] }, { side: "black", points: [[0, 1], [1, 1], [1, 2]] }] });
+    const text = Boards.draw({ kind: "text", text: "a board" });
+    return {
+      murusCells: count(murus, "[data-cell]"),
+      towers: count(murus, '[data-stack="BB"], [data-stack="WW"]'),
+      murusStones: count(murus, ".stone"),
+      g5: murus.querySelector('[data-cell="C5"]').getAttribute("data-stack"),
+      morrisPoints: count(morris, "[data-point]"),
+      morrisPieces: count(morris, "[data-point] .stone"),
+      morrisChanged: [...morris.querySelectorAll(".point.changed")].map((g) => g.getAttribute("data-point")),
+      inHand: count(morris, ".in-hand"),
+      paths: [...soccer.querySelectorAll("polyline.path")].map((p) => p.getAttribute("class")),
+      pathPoints: [...soccer.querySelectorAll("polyline.path")].map((p) => p.getAttribute("points").split(" ").length),
+      ball: soccer.querySelector("[data-ball]").getAttribute("data-ball"),
+      lattice: count(soccer, ".lattice"),
+      text: text.textContent,
+    };
+  });
+  assert.deepEqual(drawn, {
+    murusCells: 56, towers: 16, murusStones: 33, g5: "W",
+    morrisPoints: 24, morrisPieces: 3, morrisChanged: ["d1"], inHand: 15,
+    paths: ["path white", "path black last"], pathPoints: [2, 3], ball: "1,2",
+    lattice: 9 * 11 + 6, text: "a board",
+  });
+});
+
 test("the page made no script errors", () => {
   assert.deepEqual(pageErrors, []);
 });
