@@ -1,10 +1,17 @@
 // `arena replay` on a pipe (the whole game as text) and the terminal drawing of every kind of
 // view. Expected boards are written out here by hand from the rules, not taken from the program.
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "referee/record.hpp"
@@ -187,6 +194,122 @@ TEST(TerminalBoard, UnknownKindsAndBadInputDoNotCrash) {
   EXPECT_NO_THROW(view::draw_terminal(nlohmann::json::parse(R"({"kind":"morris","points":[1,2]})"),
                                       nullptr, true));
   EXPECT_NO_THROW(view::draw_terminal(nlohmann::json::parse("[1,2]"), nullptr, true));
+}
+
+}  // namespace
+}  // namespace arena
+
+// ---- on a terminal: the course viewer's keys (a real pseudo-terminal) --------------------------
+
+namespace arena {
+namespace {
+
+// `arena replay` on a pseudo-terminal, fed keys; every wait has a deadline.
+class Terminal {
+ public:
+  explicit Terminal(const std::string& record) {
+    pid_ = ::forkpty(&fd_, nullptr, nullptr, nullptr);
+    if (pid_ == 0) {
+      ::setenv("NO_COLOR", "1", 1);
+      ::execl(ARENA_BINARY, ARENA_BINARY, "replay", record.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+  }
+  ~Terminal() {
+    if (pid_ > 0 && !exited_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool started() const { return pid_ > 0; }
+  void press(std::string_view keys) {
+    EXPECT_EQ(::write(fd_, keys.data(), keys.size()), static_cast<ssize_t>(keys.size()));
+  }
+  // Reads until `text` has appeared after the last call (true), or the deadline / end (false).
+  bool await(const std::string& text, std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (screen_.find(text, mark_) == std::string::npos) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      pollfd p{fd_, POLLIN, 0};
+      if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
+      char buf[4096];
+      const ssize_t n = ::read(fd_, buf, sizeof buf);
+      if (n <= 0) return false;
+      screen_.append(buf, static_cast<std::size_t>(n));
+    }
+    mark_ = screen_.find(text, mark_) + text.size();
+    return true;
+  }
+  std::optional<int> wait_exit() {
+    for (int i = 0; i < 1000; ++i) {  // 10 s
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        exited_ = true;
+        while (await("\x01", 200ms)) {  // what it wrote last is still in the terminal
+        }
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      if (!await("\x01", 10ms))  // keep the terminal drained; once it is closed, just wait
+        std::this_thread::sleep_for(10ms);
+    }
+    return std::nullopt;
+  }
+  const std::string& screen() const { return screen_; }
+
+ private:
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  bool exited_ = false;
+  std::string screen_;
+  std::size_t mark_ = 0;
+};
+
+TEST(Replay, OnATerminalTheCourseViewerKeysStepThroughTheGame) {
+  TempDir dir;
+  const auto file = dir.path() / "game.json";
+  write_record(file, four_plies());
+  Terminal t(file.string());
+  ASSERT_TRUE(t.started());
+  ASSERT_TRUE(t.await("Start position (4 plies)")) << t.screen();
+  t.press("d");
+  ASSERT_TRUE(t.await("Ply 1/4: White B4,N (12 ms)")) << t.screen();
+  t.press("D");
+  ASSERT_TRUE(t.await("Ply 2/4: Black C6,NE (7 ms)")) << t.screen();
+  t.press("a");
+  ASSERT_TRUE(t.await("Ply 1/4: White B4,N")) << t.screen();
+  t.press("\x1b[C");  // right arrow
+  ASSERT_TRUE(t.await("Ply 2/4")) << t.screen();
+  t.press("\x1b[F");  // End: the last ply shows the result
+  ASSERT_TRUE(t.await("Ply 4/4: Black D5,NE (5 ms)")) << t.screen();
+  ASSERT_TRUE(t.await("Result: Not finished (aborted: the server was stopped)")) << t.screen();
+  t.press("d");       // nothing after the end
+  t.press("\x1b[D");  // left arrow
+  ASSERT_TRUE(t.await("Ply 3/4: White D6,NE")) << t.screen();
+  t.press("\x1b[H");  // Home
+  ASSERT_TRUE(t.await("Start position")) << t.screen();
+  t.press("\x1b");  // Esc alone quits, as in the course viewer
+  EXPECT_EQ(t.wait_exit(), 0) << t.screen();
+  EXPECT_NE(t.screen().find("\x1b[?1049l"), std::string::npos);  // the screen is given back
+}
+
+TEST(Replay, OnATerminalAGameInProgressIsFollowed) {
+  TempDir dir;
+  const auto file = dir.path() / "live.json";
+  auto r = four_plies();
+  r.moves.resize(1);
+  write_live_record(file, r);
+  Terminal t(file.string());
+  ASSERT_TRUE(t.await("Start position (1 plies)")) << t.screen();
+  t.press(">");
+  ASSERT_TRUE(t.await("Result: Game in progress")) << t.screen();
+  r.moves = four_plies().moves;
+  r.moves.resize(2);
+  write_live_record(file, r);  // the referee writes the next move: the replay moves on by itself
+  ASSERT_TRUE(t.await("Ply 2/2: Black C6,NE")) << t.screen();
+  t.press("q");
+  EXPECT_EQ(t.wait_exit(), 0);
 }
 
 }  // namespace

@@ -168,10 +168,7 @@ int interactive_replay(const std::filesystem::path& file, int in_fd, std::ostrea
       if (!views.error.empty()) screen += fmt::format("error: {}\n", views.error);
       screen += ply == last ? fmt::format("\nResult: {}\n", result_line(record)) : "\n\n";
       screen += "\nD/→ forward   A/← back   Home/< start   End/> end   Esc/Q quit\n";
-      for (char c : screen) {
-        if (c == '\n') out << '\r';  // raw mode: no newline translation
-        out << c;
-      }
+      out << screen;  // output processing stays on: the terminal turns "\n" into "\r\n"
       out.flush();
       redraw = false;
     }
