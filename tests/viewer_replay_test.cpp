@@ -194,6 +194,14 @@ TEST(TerminalBoard, UnknownKindsAndBadInputDoNotCrash) {
   EXPECT_NO_THROW(view::draw_terminal(nlohmann::json::parse(R"({"kind":"morris","points":[1,2]})"),
                                       nullptr, true));
   EXPECT_NO_THROW(view::draw_terminal(nlohmann::json::parse("[1,2]"), nullptr, true));
+  EXPECT_NO_THROW(view::draw_terminal(nlohmann::json::parse(R"({"kind":"grid"})"), nullptr, true));
+  EXPECT_NO_THROW(view::draw_terminal(
+      nlohmann::json::parse(
+          R"({"kind":"soccer","xMin":1e300,"yMax":18446744073709551615,"ball":[99999999999,1]})"),
+      nullptr, true));
+  const auto grid = nlohmann::json::parse(R"({"kind":"grid","rows":1,"cols":1,"cells":["W"]})");
+  const auto odd_prev = nlohmann::json::parse(R"({"kind":5})");
+  EXPECT_NO_THROW(view::draw_terminal(grid, &odd_prev, true));
 }
 
 }  // namespace

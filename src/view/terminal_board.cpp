@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -18,6 +19,33 @@ constexpr const char* kWhite = "\x1b[1;97m";
 constexpr const char* kBlack = "\x1b[1;91m";
 constexpr const char* kChanged = "\x1b[43m";  // background of what the last move changed
 constexpr const char* kLastTurn = "\x1b[1;93m";
+
+// v[key], or null when v is not an object or has no such key (operator[] on a const json must not
+// be given a missing key).
+const json& field(const json& v, const char* key) {
+  static const json null;
+  if (!v.is_object()) return null;
+  const auto it = v.find(key);
+  return it == v.end() ? null : *it;
+}
+
+// An integer field clamped to [lo, hi]; `fallback` when absent or not an integer.
+int int_field(const json& v, const char* key, int fallback, int lo, int hi) {
+  const json& f = field(v, key);
+  if (!f.is_number_integer()) return std::clamp(fallback, lo, hi);
+  const auto n =
+      f.is_number_unsigned()
+          ? static_cast<long long>(std::min<std::uint64_t>(f.get<std::uint64_t>(), 1u << 20))
+          : f.get<long long>();
+  return static_cast<int>(std::clamp<long long>(n, lo, hi));
+}
+
+// The kind of a view, "" when it is not a view.
+std::string kind_of(const json* v) {
+  if (!v) return {};
+  const json& k = field(*v, "kind");
+  return k.is_string() ? k.get<std::string>() : std::string{};
+}
 
 std::string paint(const std::string& text, const char* code, bool color) {
   return color ? std::string(code) + text + kReset : text;
@@ -58,23 +86,25 @@ std::string pad(const std::string& s, std::size_t width) {
 }
 
 std::string draw_grid(const json& v, const json* prev, bool color) {
-  const int rows = std::clamp(v.value("rows", 0), 0, 64),
-            cols = std::clamp(v.value("cols", 0), 0, 64);
-  const json& cells = v["cells"];
-  const json* before = prev && prev->value("kind", "") == "grid" ? &(*prev)["cells"] : nullptr;
+  const int rows = int_field(v, "rows", 0, 0, 64), cols = int_field(v, "cols", 0, 0, 64);
+  const json& cells = field(v, "cells");
+  const json* before = kind_of(prev) == "grid" ? &field(*prev, "cells") : nullptr;
   std::size_t width = 2, row_width = 1;
   for (int c = 0; c < cols; ++c)
-    width = std::max(width, display_width(label(v["colLabels"], c, std::to_string(c + 1))) + 1);
+    width =
+        std::max(width, display_width(label(field(v, "colLabels"), c, std::to_string(c + 1))) + 1);
   for (int r = 0; r < rows; ++r)
-    row_width = std::max(row_width, display_width(label(v["rowLabels"], r, std::to_string(r + 1))));
+    row_width =
+        std::max(row_width, display_width(label(field(v, "rowLabels"), r, std::to_string(r + 1))));
   std::string header = std::string(row_width + 1, ' ');
   for (int c = 0; c < cols; ++c)
-    header += pad(label(v["colLabels"], c, std::to_string(c + 1)), width);
+    header += pad(label(field(v, "colLabels"), c, std::to_string(c + 1)), width);
   while (!header.empty() && header.back() == ' ') header.pop_back();
   std::string out = paint(header, kDim, color) + "\n";
   for (int r = 0; r < rows; ++r) {
     std::string line =
-        paint(pad(label(v["rowLabels"], r, std::to_string(r + 1)), row_width), kDim, color) + " ";
+        paint(pad(label(field(v, "rowLabels"), r, std::to_string(r + 1)), row_width), kDim, color) +
+        " ";
     for (int c = 0; c < cols; ++c) {
       const std::size_t i = static_cast<std::size_t>(r * cols + c);
       const std::string stack = cell_text(cells, i);
@@ -96,8 +126,8 @@ std::string draw_morris(const json& v, const json* prev, bool color) {
                                                    "5 |--|--O--O--O--|--|", "4 O--O--O     O--O--O",
                                                    "3 |--|--O--O--O--|--|", "2 |--O-----O-----O--|",
                                                    "1 O--------O--------O"};
-  const json& points = v["points"];
-  const json* before = prev && prev->value("kind", "") == "morris" ? &(*prev)["points"] : nullptr;
+  const json& points = field(v, "points");
+  const json* before = kind_of(prev) == "morris" ? &field(*prev, "points") : nullptr;
   const auto piece_at = [](const json* pts, const std::string& name) -> std::string {
     if (!pts || !pts->is_object()) return {};
     const auto it = pts->find(name);
@@ -124,20 +154,19 @@ std::string draw_morris(const json& v, const json* prev, bool color) {
     out += line + "\n";
   }
   out += paint("  a  b  c  d  e  f  g", kDim, color) + "\n";
-  if (v.contains("inHand") && v["inHand"].is_object())
-    out += fmt::format("In hand: White {}, Black {}\n", v["inHand"].value("white", 0),
-                       v["inHand"].value("black", 0));
+  if (field(v, "inHand").is_object())
+    out += fmt::format("In hand: White {}, Black {}\n",
+                       int_field(field(v, "inHand"), "white", 0, 0, 99),
+                       int_field(field(v, "inHand"), "black", 0, 0, 99));
   return out;
 }
 
 // The Paper Soccer lattice: 4 columns per x step and 2 rows per y step; the path's segments
 // between the points, each turn in its player's colour, the last turn highlighted.
 std::string draw_soccer(const json& v, bool color) {
-  const int x_min = std::clamp(v.value("xMin", -4), -20, 0),
-            x_max = std::clamp(v.value("xMax", 4), 0, 20);
-  const int y_min = std::clamp(v.value("yMin", -5), -20, 0),
-            y_max = std::clamp(v.value("yMax", 5), 0, 20);
-  const int goal = std::clamp(v.value("goalWidth", 1), 0, x_max);
+  const int x_min = int_field(v, "xMin", -4, -20, 0), x_max = int_field(v, "xMax", 4, 0, 20);
+  const int y_min = int_field(v, "yMin", -5, -20, 0), y_max = int_field(v, "yMax", 5, 0, 20);
+  const int goal = int_field(v, "goalWidth", 1, 0, x_max);
   const int top = y_max + 1, bottom = y_min - 1;
   const int width = 4 * (x_max - x_min) + 1, height = 2 * (top - bottom) + 1;
   struct Cell {
@@ -197,13 +226,13 @@ std::string draw_soccer(const json& v, bool color) {
     segment(s, y_max, s, top, nullptr);
     segment(s, y_min, s, bottom, nullptr);
   }
-  const json& turns = v["turns"];
+  const json& turns = field(v, "turns");
   if (turns.is_array()) {
     for (std::size_t t = 0; t < turns.size(); ++t) {
       const json& turn = turns[t];
       const bool last = t + 1 == turns.size();
-      const char* code = last ? kLastTurn : turn.value("side", "") == "white" ? kWhite : kBlack;
-      const json& pts = turn["points"];
+      const char* code = last ? kLastTurn : field(turn, "side") == "white" ? kWhite : kBlack;
+      const json& pts = field(turn, "points");
       if (!pts.is_array()) continue;
       for (std::size_t i = 1; i < pts.size(); ++i) {
         const json &a = pts[i - 1], &b = pts[i];
@@ -218,7 +247,7 @@ std::string draw_soccer(const json& v, bool color) {
       }
     }
   }
-  const json& ball = v["ball"];
+  const json& ball = field(v, "ball");
   if (ball.is_array() && ball.size() == 2 && ball[0].is_number_integer() &&
       ball[1].is_number_integer() && exists(ball[0].get<int>(), ball[1].get<int>()))
     put(4 * (ball[0].get<int>() - x_min), 2 * (top - ball[1].get<int>()), "●", kLastTurn);
@@ -237,7 +266,7 @@ std::string draw_soccer(const json& v, bool color) {
 std::string draw_terminal(const json& view, const json* previous, bool color) {
   try {
     std::string out;
-    const std::string kind = view.is_object() ? view.value("kind", "") : "";
+    const std::string kind = kind_of(&view);
     if (kind == "grid")
       out = draw_grid(view, previous, color);
     else if (kind == "morris")
@@ -245,12 +274,12 @@ std::string draw_terminal(const json& view, const json* previous, bool color) {
     else if (kind == "soccer")
       out = draw_soccer(view, color);
     else if (kind == "text")
-      out = view.value("text", "");
+      out = field(view, "text").is_string() ? field(view, "text").get<std::string>() : "";
     else
       out = "(no drawing for this position: " + view.dump().substr(0, 200) + ")\n";
     if (!out.empty() && out.back() != '\n') out += '\n';
-    if (view.is_object() && view.contains("caption") && view["caption"].is_string())
-      out += view["caption"].get<std::string>() + "\n";
+    if (const json& caption = field(view, "caption"); caption.is_string())
+      out += caption.get<std::string>() + "\n";
     return out;
   } catch (const json::exception& e) {
     return std::string("(cannot draw this position: ") + e.what() + ")\n";
