@@ -6,12 +6,17 @@ packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev
   libasio-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
   default-jdk-headless
+  chromium  # the web viewer's browser test (tests/browser)
 )
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+
+# Node and npm for the browser test: any installed ones will do (e.g. a nodejs that bundles npm).
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

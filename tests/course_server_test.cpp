@@ -585,3 +585,55 @@ TEST_F(CourseServerTest, ServesTheGivenNumberOfGamesThenReturns) {
 
 }  // namespace
 }  // namespace arena
+
+namespace arena {
+namespace {
+
+// Viewers follow games live: the record is on disk from the start of the game, rewritten after
+// every move with result "ongoing" / "in-progress", and replaced by the final one at the end.
+TEST_F(CourseServerTest, TheRecordIsRewrittenAfterEveryMoveWhileTheGameIsPlayed) {
+  start(/*moves_per_player=*/2);
+  Players p = connect_both();
+  TestClient& w = *p.white;
+  TestClient& b = *p.black;
+  const auto path = server_->run_directory() / "Group0_WhiteGroup1_Black.json";
+  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
+  {
+    const GameRecord r = read_record(path);
+    EXPECT_EQ(r.outcome, Outcome::Ongoing);
+    EXPECT_EQ(r.reason, kInProgressReason);
+    EXPECT_TRUE(r.moves.empty());
+    EXPECT_EQ(r.white.name, "Group 0");
+    EXPECT_EQ(r.black.name, "Group 1");
+    EXPECT_FALSE(r.started_at.empty());
+    EXPECT_TRUE(r.ended_at.empty());
+  }
+  ASSERT_TRUE(w.send("MOVE B4,NE\n"));
+  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");  // sent after the record was rewritten
+  {
+    const GameRecord r = read_record(path);
+    EXPECT_EQ(r.reason, kInProgressReason);
+    ASSERT_EQ(r.moves.size(), 1u);
+    EXPECT_EQ(r.moves[0].move, "B4,NE");
+    EXPECT_EQ(r.moves[0].side, Side::White);
+  }
+  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n");
+  ASSERT_TRUE(b.send("MOVE B5,W\n"));
+  EXPECT_EQ(b.read_line(), "VALID_MOVE\n");
+  EXPECT_EQ(read_record(path).moves.size(), 2u);
+  EXPECT_EQ(w.read_lines(2), "OPPONENT_MOVE B5,W\nYOUR_TURN\n");
+  ASSERT_TRUE(w.send("MOVE A5,E\n"));
+  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
+  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE A5,E\nYOUR_TURN\n");
+  ASSERT_TRUE(b.send("MOVE B1,S\n"));
+  EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
+  expect_run_returns();
+  const GameRecord r = read_record(path);
+  EXPECT_EQ(r.outcome, Outcome::Draw);
+  EXPECT_EQ(r.reason, "move-limit");
+  EXPECT_EQ(r.moves.size(), 4u);
+  EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+}
+
+}  // namespace
+}  // namespace arena

@@ -18,6 +18,8 @@ void add_mulino(CLI::App& app, int& exit_code);
 
 // `arena serve morris`: the Bologna course's Java-serialization server (serve_morris.cpp).
 int serve_morris(const MorrisServerOptions& options);
+void add_replay(CLI::App& app, int& exit_code);
+void add_web(CLI::App& app, int& exit_code);
 
 // The game argument every game command takes, checked against the registry.
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   arena::cli::add_bench(app, exit_code);
   arena::cli::add_tournament(app, exit_code);
   arena::cli::add_mulino(app, exit_code);
+  arena::cli::add_replay(app, exit_code);
+  arena::cli::add_web(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

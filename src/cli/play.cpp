@@ -81,6 +81,7 @@ void add_play(CLI::App& app, int& exit_code) {
       LocalMatchOptions opts;
       opts.rules = rule_options(o->moves_per_player, o->limit_rule);
       opts.move_time_ms = move_time;
+      opts.live_record = o->record;  // followed live by `arena web`
       const bool show = !o->quiet && kinds[0] != SeatKind::Human && kinds[1] != SeatKind::Human;
       if (!o->quiet)
         opts.on_move = [&, show](const AnyState& s, const MoveRecord& m) {

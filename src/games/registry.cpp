@@ -4,6 +4,7 @@
 
 #include "games/fission/course_log.hpp"
 #include "games/fission/eval.hpp"
+#include "games/fission/view.hpp"
 #include "games/game_info.hpp"
 #include "games/morris/eval.hpp"
 #include "games/murus/course_log.hpp"
@@ -30,7 +31,10 @@ std::span<const GameInfo> registry() {
                                       .move_example = "B4,NE",
                                       .default_move_time_ms = 1000,
                                       .default_moves_per_player = 50,
-                                      .course_log = &kFissionLog}),
+                                      .course_log = &kFissionLog,
+                                      .view = [](const AnyState& s) {
+                                        return fission::view(typed_state<fission::State>(s));
+                                      }}),
       make_game_info<murus::State>({.name = "murus",
                                     .title = "Murus Gallicus",
                                     .move_example = "G4,NE",

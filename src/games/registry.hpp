@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "core/any_game.hpp"
 #include "search/player.hpp"
 
@@ -36,6 +38,9 @@ struct GameInfo {
   std::uint64_t (*perft)(const AnyState&, int depth) = nullptr;
   SearchBench (*bench_search)(const AnyState&, int depth) = nullptr;
   const CourseLogStyle* course_log = nullptr;  // set for games served by the line-protocol server
+  // A position described for drawing (docs/viewer.md: "kind" grid, morris, soccer); the terminal
+  // replay and the web viewer draw from it. Unset: viewers show render() as text.
+  nlohmann::json (*view)(const AnyState&) = nullptr;
 };
 
 std::span<const GameInfo> all_games();

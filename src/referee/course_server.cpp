@@ -215,6 +215,7 @@ class CourseServer::Impl {
   Clock::time_point game_started_;
   GameRecord record_;
   std::unique_ptr<CourseLog> log_;
+  std::filesystem::path record_path_;  // rewritten after every move while the game is played
   // Connections of finished games and refused ones, until they have sent their last messages.
   std::vector<std::shared_ptr<Connection>> lingering_;
 
@@ -295,6 +296,8 @@ class CourseServer::Impl {
     game_started_ = Clock::now();
     log_ = std::make_unique<CourseLog>(game_.course_log, seats_[0]->group(), seats_[1]->group());
     log_->start(*state_);
+    record_path_ = run_dir_ / (record_stem() + ".json");
+    save_live_record();
     fmt::print(out_, "Game {}: White = Group {}, Black = Group {}; first move in {} ms\n",
                games_done_ + 1, seats_[0]->group(), seats_[1]->group(), options_.warmup_ms);
     out_.flush();
@@ -395,6 +398,7 @@ class CourseServer::Impl {
     move_timer_.cancel();
     const std::string& move = *played.value;
     record_.moves.push_back({state_->ply(), side, move, ms});
+    if (!state_->result().over()) save_live_record();  // before anyone hears of the move
     conn->send(course::valid_move());
     log_->played(*state_);
     fmt::print(out_, "{:>4}. {:<5} {:<10} {:>6} ms   {}\n", state_->ply(), side_name(side), move,
@@ -478,11 +482,20 @@ class CourseServer::Impl {
       asio::post(io_, [this] { new_session(); });
   }
 
+  std::string record_stem() const {
+    return fmt::format("Group{}_WhiteGroup{}_Black", seats_[0]->group(), seats_[1]->group());
+  }
+
+  // The record so far, for viewers following the game live; a failure is only reported.
+  void save_live_record() {
+    const std::string error = write_live_record(record_path_, record_);
+    if (!error.empty()) fmt::print(out_, "warning: could not update the live record: {}\n", error);
+  }
+
   void save_game() {
     const int wg = seats_[0]->group(), bg = seats_[1]->group();
-    const std::string stem = fmt::format("Group{}_WhiteGroup{}_Black", wg, bg);
-    const auto json_path = run_dir_ / (stem + ".json");
-    std::string outcome_text = record_.outcome == Outcome::Draw        ? "Draw"
+    const auto json_path = run_dir_ / (record_stem() + ".json");
+    std::string outcome_text = record_.outcome == Outcome::Draw ? "Draw"
                                : record_.outcome == Outcome::WhiteWins ? "White wins"
                                                                        : "Black wins";
     try {

@@ -19,6 +19,7 @@ GameRecord play_local_match(const GameInfo& game, std::array<Player*, 2> players
   record.black = {players[1]->name(), "local"};
   record.started_at = utc_now_iso8601();
   auto state = game.start(options.rules);
+  if (!options.live_record.empty()) write_live_record(options.live_record, record);
   while (!state->result().over()) {
     const Side side = state->side_to_move();
     const auto t0 = std::chrono::steady_clock::now();
@@ -36,6 +37,8 @@ GameRecord play_local_match(const GameInfo& game, std::array<Player*, 2> players
     }
     record.moves.push_back({state->ply(), side, *played.value, ms});
     if (options.on_move) options.on_move(*state, record.moves.back());
+    if (!options.live_record.empty() && !state->result().over())
+      write_live_record(options.live_record, record);
   }
   const Result r = state->result();
   record.outcome = r.outcome;

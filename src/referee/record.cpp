@@ -85,7 +85,8 @@ GameRecord record_from_json(const nlohmann::json& j) {
   }
 }
 
-void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+void write_file_atomically(const std::filesystem::path& path, const std::string& content,
+                           bool durable) {
   const std::filesystem::path tmp = path.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
@@ -103,13 +104,27 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
     }
     done += static_cast<std::size_t>(n);
   }
-  ::fsync(fd);
+  if (durable) ::fsync(fd);
   ::close(fd);
   std::filesystem::rename(tmp, path);
 }
 
 void write_record(const std::filesystem::path& path, const GameRecord& r) {
   write_file_atomically(path, to_json(r).dump(2) + "\n");
+}
+
+std::string write_live_record(const std::filesystem::path& path, GameRecord r) {
+  r.outcome = Outcome::Ongoing;
+  r.reason = kInProgressReason;
+  r.detail = "the game is being played";
+  r.ended_at.clear();
+  try {
+    // No fsync per move: the final record is durable, a live one only has to be whole.
+    write_file_atomically(path, to_json(r).dump(2) + "\n", false);
+    return {};
+  } catch (const std::exception& e) {
+    return e.what();
+  }
 }
 
 GameRecord read_record(const std::filesystem::path& path) {

@@ -45,8 +45,17 @@ nlohmann::json to_json(const GameRecord& r);
 GameRecord record_from_json(const nlohmann::json& j);
 
 // Writes atomically (temporary file, fsync, rename): a crash never leaves half a record.
-void write_file_atomically(const std::filesystem::path& path, const std::string& content);
+// Without `durable` the fsync is skipped (readers still never see half a file).
+void write_file_atomically(const std::filesystem::path& path, const std::string& content,
+                           bool durable = true);
 void write_record(const std::filesystem::path& path, const GameRecord& r);
+
+// The result of a record rewritten while its game is played: winner "ongoing", reason below.
+inline constexpr const char* kInProgressReason = "in-progress";
+// Rewrites the record of a game in progress (after every move), so viewers can follow it live.
+// Every referee calls this; the final write_record replaces it. Never throws: a viewer's
+// convenience must not stop a game. Gives the error, or "" when written.
+std::string write_live_record(const std::filesystem::path& path, GameRecord r);
 GameRecord read_record(const std::filesystem::path& path);
 
 std::string utc_now_iso8601();

@@ -1,0 +1,154 @@
+#include "view/web_app.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "games/registry.hpp"
+#include "referee/record.hpp"
+#include "view/assets.hpp"
+#include "view/game_views.hpp"
+#include "view/safe_path.hpp"
+
+namespace arena::view {
+namespace fs = std::filesystem;
+
+std::string_view content_type_for(std::string_view name) {
+  const auto ends = [&](std::string_view ext) { return name.ends_with(ext); };
+  if (ends(".html")) return "text/html; charset=utf-8";
+  if (ends(".css")) return "text/css; charset=utf-8";
+  if (ends(".js") || ends(".mjs")) return "text/javascript; charset=utf-8";
+  if (ends(".svg")) return "image/svg+xml";
+  if (ends(".json")) return "application/json";
+  if (ends(".png")) return "image/png";
+  if (ends(".ico")) return "image/x-icon";
+  return "application/octet-stream";
+}
+
+WebApp::WebApp(const fs::path& root) : index_(fs::path{}) {
+  std::error_code ec;
+  root_ = fs::canonical(root, ec);
+  if (ec || !fs::is_directory(root_, ec))
+    throw std::runtime_error(fmt::format("{} is not a folder", root.string()));
+  index_ = FolderIndex(root_);
+}
+
+HttpResponse WebApp::handle_head(std::string_view head) {
+  const ParsedRequest parsed = parse_request(head);
+  if (!parsed.request) return error_response(parsed.status, parsed.error);
+  return handle(*parsed.request);
+}
+
+HttpResponse WebApp::handle(const HttpRequest& request) {
+  HttpResponse r;
+  try {
+    r = route(request);
+  } catch (const std::exception& e) {
+    r = error_response(500, e.what());
+  }
+  r.head_only = request.method == "HEAD";
+  return r;
+}
+
+HttpResponse WebApp::route(const HttpRequest& request) {
+  const std::string& p = request.path;
+  if (p == "/" || p == "/index.html") return asset("index.html");
+  if (p == "/api/list") return list(request);
+  if (p == "/api/record") return record(request);
+  if (p == "/api/tournament") return tournament(request);
+  if (p == "/api/games") {
+    nlohmann::json games = nlohmann::json::array();
+    for (const GameInfo& g : all_games())
+      games.push_back({{"name", g.name}, {"title", g.title}, {"view", g.view != nullptr}});
+    return json_response(games.dump());
+  }
+  if (p.starts_with("/api/")) return error_response(404, "no such API: " + p);
+  return asset(std::string_view(p).substr(1));
+}
+
+HttpResponse WebApp::asset(std::string_view name) {
+  for (const Asset& a : web_assets()) {
+    if (a.name != name) continue;
+    HttpResponse r;
+    r.content_type = std::string(content_type_for(a.name));
+    r.body = std::string(a.body);
+    return r;
+  }
+  return error_response(404, fmt::format("no such page: /{}", name));
+}
+
+std::variant<fs::path, HttpResponse> WebApp::target(const HttpRequest& request,
+                                                    bool want_directory) {
+  const auto it = request.query.find("path");
+  const std::string relative = it == request.query.end() ? std::string{} : it->second;
+  if (!want_directory && relative.empty()) return error_response(400, "missing ?path=");
+  if (!is_clean_relative_path(relative))
+    return error_response(400, "path must be relative to the served folder, without '..'");
+  const auto resolved = resolve_under(root_, relative);
+  if (!resolved) return error_response(404, "not found: " + relative);
+  std::error_code ec;
+  if (want_directory ? !fs::is_directory(*resolved, ec) : !fs::is_regular_file(*resolved, ec))
+    return error_response(
+        404, fmt::format("not a {}: {}", want_directory ? "folder" : "file", relative));
+  return *resolved;
+}
+
+HttpResponse WebApp::list(const HttpRequest& request) {
+  auto t = target(request, true);
+  if (auto* err = std::get_if<HttpResponse>(&t)) return *err;
+  nlohmann::json j = index_.list(std::get<fs::path>(t));
+  j["root"] = root_.filename().string();
+  return json_response(j.dump());
+}
+
+HttpResponse WebApp::record(const HttpRequest& request) {
+  auto t = target(request, false);
+  if (auto* err = std::get_if<HttpResponse>(&t)) return *err;
+  const fs::path& file = std::get<fs::path>(t);
+  const std::string version = file_version(file);
+  // A viewer polling a game sends the version it has: unchanged files cost one stat().
+  if (const auto known = request.query.find("known");
+      known != request.query.end() && known->second == version)
+    return json_response(nlohmann::json{{"unchanged", true}, {"version", version}}.dump());
+  GameRecord r;
+  try {
+    const auto j = nlohmann::json::parse(read_bounded(file, kMaxRecordBytes), nullptr, false);
+    if (j.is_discarded()) return error_response(422, "the file is not valid JSON");
+    r = record_from_json(j);
+  } catch (const std::exception& e) {
+    return error_response(422, e.what());
+  }
+  nlohmann::json out = record_with_views(r);
+  out["path"] = index_.relative_name(file);
+  out["version"] = version;
+  out["live"] = r.outcome == Outcome::Ongoing && r.reason == kInProgressReason;
+  return json_response(out.dump());
+}
+
+HttpResponse WebApp::tournament(const HttpRequest& request) {
+  auto t = target(request, true);
+  if (auto* err = std::get_if<HttpResponse>(&t)) return *err;
+  const fs::path& dir = std::get<fs::path>(t);
+  // Ordered: the standings keep their columns in the order the tournament wrote them.
+  auto out = nlohmann::ordered_json::parse(index_.list(dir).dump());
+  out["path"] = index_.relative_name(dir);
+  out["standings"] = nullptr;
+  const fs::path standings = dir / "standings.json";
+  std::error_code ec;
+  if (fs::is_regular_file(standings, ec)) {
+    try {
+      auto j =
+          nlohmann::ordered_json::parse(read_bounded(standings, kMaxRecordBytes), nullptr, false);
+      if (j.is_discarded())
+        out["standings_error"] = "standings.json is not valid JSON (being rewritten?)";
+      else
+        out["standings"] = std::move(j);
+    } catch (const std::exception& e) {
+      out["standings_error"] = e.what();
+    }
+  }
+  out["version"] = file_version(standings);
+  return json_response(out.dump());
+}
+
+}  // namespace arena::view

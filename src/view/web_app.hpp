@@ -1,0 +1,40 @@
+#pragma once
+// What `arena web` answers, without sockets: the embedded page and the JSON API over one folder
+// (docs/viewer.md). The socket side is web_server.hpp.
+#include <filesystem>
+#include <string_view>
+#include <variant>
+
+#include "view/folder_index.hpp"
+#include "view/http.hpp"
+
+namespace arena::view {
+
+class WebApp {
+ public:
+  // Throws std::runtime_error when `root` is not a readable folder.
+  explicit WebApp(const std::filesystem::path& root);
+
+  // One complete request head in, one response out. Never throws.
+  HttpResponse handle_head(std::string_view head);
+  HttpResponse handle(const HttpRequest& request);
+
+  const std::filesystem::path& root() const { return root_; }
+
+ private:
+  std::filesystem::path root_;  // canonical
+  FolderIndex index_;
+
+  HttpResponse route(const HttpRequest& request);
+  HttpResponse asset(std::string_view name);
+  HttpResponse list(const HttpRequest& request);
+  HttpResponse record(const HttpRequest& request);
+  HttpResponse tournament(const HttpRequest& request);
+  // The file or folder the "path" query parameter names, or the error response to give.
+  std::variant<std::filesystem::path, HttpResponse> target(const HttpRequest& request,
+                                                           bool want_directory);
+};
+
+std::string_view content_type_for(std::string_view file_name);
+
+}  // namespace arena::view

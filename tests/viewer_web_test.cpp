@@ -1,0 +1,322 @@
+// `arena web` without a browser: the JSON API over a folder (records with per-ply views, the
+// listing, tournaments), path traversal attempts, and the server on a real socket (port 0).
+#include <gtest/gtest.h>
+
+#include <asio.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "referee/record.hpp"
+#include "support/temp_dir.hpp"
+#include "view/web_app.hpp"
+#include "view/web_server.hpp"
+
+namespace arena::view {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+GameRecord sample_record(std::vector<std::string> moves) {
+  GameRecord r;
+  r.game = "fission";
+  r.white = {"Alice", "local"};
+  r.black = {"Bob", "local"};
+  r.started_at = "2026-01-02T03:04:05Z";
+  Side side = Side::White;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    r.moves.push_back({static_cast<int>(i + 1), side, moves[i], 10});
+    side = opposite(side);
+  }
+  r.outcome = Outcome::Draw;
+  r.reason = "move-limit";
+  r.detail = "the move limit was reached";
+  return r;
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+class WebAppTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = dir_.path() / "served";
+    fs::create_directories(root_ / "run1");
+    fs::create_directories(root_ / "cup");
+    write_record(root_ / "run1" / "game.json", sample_record({"B4,N", "C6,NE"}));
+    write_text(root_ / "run1" / "game.log", "not a record");
+    write_text(root_ / "notes.json", "{\"hello\": 1}");
+    write_text(dir_.path() / "secret.json", "{\"secret\": true}");
+    write_text(root_ / "cup" / "standings.json",
+               "{\"zeta\":1,\"alpha\":[{\"name\":\"b\",\"pts\":2}]}");
+    write_record(root_ / "cup" / "r1.json", sample_record({"B4,N"}));
+    app_ = std::make_unique<WebApp>(root_);
+  }
+
+  HttpResponse get(const std::string& target) {
+    return app_->handle_head("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n");
+  }
+  nlohmann::json get_json(const std::string& target) {
+    const HttpResponse r = get(target);
+    EXPECT_EQ(r.status, 200) << target << ": " << r.body;
+    EXPECT_EQ(r.content_type, "application/json");
+    return nlohmann::json::parse(r.body);
+  }
+
+  TempDir dir_;
+  fs::path root_;
+  std::unique_ptr<WebApp> app_;
+};
+
+TEST_F(WebAppTest, ServesThePageBuiltIntoTheProgram) {
+  const HttpResponse index = get("/");
+  EXPECT_EQ(index.status, 200);
+  EXPECT_EQ(index.content_type, "text/html; charset=utf-8");
+  EXPECT_NE(index.body.find("<script src=\"app.js\"></script>"), std::string::npos);
+  for (const char* asset : {"/app.js", "/boards.js", "/style.css", "/favicon.svg"})
+    EXPECT_EQ(get(asset).status, 200) << asset;
+  EXPECT_EQ(get("/app.js").content_type, "text/javascript; charset=utf-8");
+  EXPECT_EQ(get("/nope.js").status, 404);
+  EXPECT_EQ(get("/api/nope").status, 404);
+}
+
+TEST_F(WebAppTest, ARecordComesWithThePositionAfterEveryPly) {
+  const auto j = get_json("/api/record?path=run1/game.json");
+  EXPECT_EQ(j["path"], "run1/game.json");
+  EXPECT_EQ(j["live"], false);
+  ASSERT_EQ(j["views"].size(), 3u);  // start, after ply 1, after ply 2
+  const auto& start = j["views"][0];
+  EXPECT_EQ(start["kind"], "grid");
+  EXPECT_EQ(start["cells"][1 * 8 + 3], "W");  // B4
+  EXPECT_EQ(start["cells"][0 * 8 + 3], "");   // A4
+  const auto& after1 = j["views"][1];         // B4,N: the stone slides to the edge, A4
+  EXPECT_EQ(after1["cells"][1 * 8 + 3], "");
+  EXPECT_EQ(after1["cells"][0 * 8 + 3], "W");
+  EXPECT_EQ(after1["toMove"], "black");
+  const auto& after2 = j["views"][2];  // C6,NE: over B7 to the corner A8
+  EXPECT_EQ(after2["cells"][2 * 8 + 5], "");
+  EXPECT_EQ(after2["cells"][0 * 8 + 7], "B");
+  EXPECT_FALSE(j.contains("replay_error"));
+}
+
+TEST_F(WebAppTest, AnUnchangedRecordCostsNothing) {
+  const auto j = get_json("/api/record?path=run1/game.json");
+  const std::string version = j["version"];
+  const auto again = get_json("/api/record?path=run1/game.json&known=" + version);
+  EXPECT_EQ(again, (nlohmann::json{{"unchanged", true}, {"version", version}}));
+  auto r = sample_record({"B4,N", "C6,NE", "D6,NE"});
+  write_record(root_ / "run1" / "game.json", r);
+  const auto changed = get_json("/api/record?path=run1/game.json&known=" + version);
+  EXPECT_EQ(changed["views"].size(), 4u);
+}
+
+TEST_F(WebAppTest, ALiveRecordIsMarkedLive) {
+  write_live_record(root_ / "run1" / "live.json", sample_record({"B4,N"}));
+  const auto j = get_json("/api/record?path=run1/live.json");
+  EXPECT_EQ(j["live"], true);
+  EXPECT_EQ(j["result"]["winner"], "ongoing");
+  EXPECT_EQ(j["result"]["reason"], "in-progress");
+  const auto list = get_json("/api/list");
+  ASSERT_GE(list["games"].size(), 1u);
+  EXPECT_EQ(list["games"][0]["path"], "run1/live.json");  // live games first
+  EXPECT_EQ(list["games"][0]["live"], true);
+}
+
+TEST_F(WebAppTest, AMoveThatCannotBeReplayedStopsTheViewsWithAReason) {
+  write_record(root_ / "bad.json", sample_record({"B4,N", "A1,N"}));
+  const auto j = get_json("/api/record?path=bad.json");
+  EXPECT_EQ(j["views"].size(), 2u);
+  EXPECT_EQ(j["replay_error"].get<std::string>().rfind("ply 2: 'A1,N' cannot be replayed: ", 0),
+            0u);
+}
+
+TEST_F(WebAppTest, ListsRecordsAndTournamentsOnly) {
+  const auto j = get_json("/api/list");
+  std::vector<std::string> games;
+  for (const auto& g : j["games"]) games.push_back(g["path"]);
+  std::sort(games.begin(), games.end());
+  EXPECT_EQ(games, (std::vector<std::string>{"cup/r1.json", "run1/game.json"}));
+  EXPECT_EQ(j["tournaments"], nlohmann::json::parse(R"([{"path":"cup"}])"));
+  EXPECT_EQ(j["root"], "served");
+  const auto& g = *std::find_if(j["games"].begin(), j["games"].end(),
+                                [](const auto& x) { return x["path"] == "run1/game.json"; });
+  EXPECT_EQ(g["white"], "Alice");
+  EXPECT_EQ(g["black"], "Bob");
+  EXPECT_EQ(g["plies"], 2);
+  EXPECT_EQ(g["winner"], "draw");
+  EXPECT_EQ(g["game"], "fission");
+}
+
+TEST_F(WebAppTest, TournamentStandingsKeepTheirOrder) {
+  const HttpResponse r = get("/api/tournament?path=cup");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.body.find("\"standings\":{\"zeta\":1,\"alpha\":[{\"name\":\"b\",\"pts\":2}]}"),
+            std::string::npos)
+      << r.body;
+  const auto j = nlohmann::json::parse(r.body);
+  ASSERT_EQ(j["games"].size(), 1u);
+  EXPECT_EQ(j["games"][0]["path"], "cup/r1.json");
+  EXPECT_EQ(get("/api/tournament?path=run1").status, 200);  // a folder without standings
+  EXPECT_TRUE(get_json("/api/tournament?path=run1")["standings"].is_null());
+}
+
+TEST_F(WebAppTest, NothingOutsideTheFolderCanBeReached) {
+  fs::create_symlink(dir_.path() / "secret.json", root_ / "link.json");
+  fs::create_directory_symlink(dir_.path(), root_ / "up");
+  struct Case {
+    std::string target;
+    int status;
+  };
+  const Case cases[] = {
+      {"/api/record?path=../secret.json", 400},
+      {"/api/record?path=..%2Fsecret.json", 400},
+      {"/api/record?path=run1/../../secret.json", 400},
+      {"/api/record?path=%2E%2E/secret.json", 400},
+      {"/api/record?path=/etc/passwd", 400},
+      {"/api/record?path=./run1/game.json", 400},
+      {"/api/record?path=run1//game.json", 400},
+      {"/api/record?path=", 400},
+      {"/api/record", 400},
+      {"/api/record?path=link.json", 404},       // a symlink out of the folder
+      {"/api/record?path=up/secret.json", 404},  // a folder symlink out of it
+      {"/api/record?path=missing.json", 404},
+      {"/api/record?path=run1", 404},           // a folder is not a record
+      {"/api/record?path=run1/game.log", 422},  // not JSON
+      {"/api/record?path=notes.json", 422},     // JSON, not a record
+      {"/api/list?path=..", 400},
+      {"/api/list?path=up", 404},
+      {"/api/list?path=run1/game.json", 404},
+      {"/api/tournament?path=../", 400},
+      {"/../secret.json", 404},  // static files come only from the program
+      {"/%2e%2e/secret.json", 404},
+  };
+  for (const Case& c : cases) {
+    const HttpResponse r = get(c.target);
+    EXPECT_EQ(r.status, c.status) << c.target << ": " << r.body;
+    EXPECT_EQ(r.body.find("secret\": true"), std::string::npos) << c.target;
+  }
+  // The listing does not follow symlinks either.
+  EXPECT_EQ(get("/api/list").body.find("secret"), std::string::npos);
+}
+
+TEST_F(WebAppTest, OversizedRecordsAreRefusedNotRead) {
+  write_text(root_ / "huge.json", std::string(kMaxRecordBytes + 1, ' '));
+  const HttpResponse r = get("/api/record?path=huge.json");
+  EXPECT_EQ(r.status, 422);
+  EXPECT_NE(r.body.find("larger than"), std::string::npos);
+}
+
+TEST_F(WebAppTest, HeadGivesHeadersOnly) {
+  const HttpResponse r = app_->handle_head("HEAD / HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_TRUE(r.head_only);
+  EXPECT_EQ(serialize(r).find("<html"), std::string::npos);
+}
+
+TEST(WebAppRoot, MustBeAFolder) {
+  TempDir dir;
+  EXPECT_THROW(WebApp(dir.path() / "missing"), std::runtime_error);
+  std::ofstream(dir.path() / "file") << "x";
+  EXPECT_THROW(WebApp(dir.path() / "file"), std::runtime_error);
+}
+
+// ---- the server on a real socket -------------------------------------------------------------
+
+class WebServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    write_record(dir_.path() / "g.json", sample_record({"B4,N"}));
+    WebServerOptions o;
+    o.port = 0;
+    o.root = dir_.path();
+    o.request_timeout_ms = 1000;
+    o.max_connections = 4;
+    server_ = std::make_unique<WebServer>(o, log_);
+    port_ = server_->listen();
+    thread_ = std::thread([this] { server_->run(); });
+  }
+  void TearDown() override {
+    server_->stop();
+    thread_.join();
+  }
+
+  // Sends the bytes, then reads until the server closes (bounded by a deadline).
+  std::string exchange(const std::string& bytes, bool close_write = true) {
+    asio::io_context io;
+    asio::ip::tcp::socket s(io);
+    s.connect({asio::ip::address_v4::loopback(), port_});
+    asio::error_code ec;  // the server may answer (and stop reading) before all is sent
+    asio::write(s, asio::buffer(bytes), ec);
+    if (close_write) s.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+    return read_all(s);
+  }
+  static std::string read_all(asio::ip::tcp::socket& s) {
+    std::string out;
+    std::array<char, 4096> buf{};
+    asio::error_code ec;
+    timeval tv{5, 0};  // never hang the suite
+    ::setsockopt(s.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    while (true) {
+      const std::size_t n = s.read_some(asio::buffer(buf), ec);
+      if (ec) break;
+      out.append(buf.data(), n);
+    }
+    return out;
+  }
+  static std::string status_line(const std::string& response) {
+    return response.substr(0, response.find("\r\n"));
+  }
+
+  TempDir dir_;
+  std::ostringstream log_;
+  std::unique_ptr<WebServer> server_;
+  std::uint16_t port_ = 0;
+  std::thread thread_;
+};
+
+TEST_F(WebServerTest, AnswersOneRequestPerConnection) {
+  const std::string r = exchange("GET /api/record?path=g.json HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(status_line(r), "HTTP/1.1 200 OK");
+  const auto body = nlohmann::json::parse(r.substr(r.find("\r\n\r\n") + 4));
+  EXPECT_EQ(body["views"].size(), 2u);
+}
+
+TEST_F(WebServerTest, RefusesBadRequestsOnTheWire) {
+  EXPECT_EQ(status_line(exchange("BREW /pot HTTP/1.1\r\n\r\n")), "HTTP/1.1 405 Method Not Allowed");
+  EXPECT_EQ(status_line(exchange("\x16\x03\x01\x02\x01\r\n\r\n")), "HTTP/1.1 400 Bad Request");
+  EXPECT_EQ(status_line(exchange("GET /api/record?path=../x HTTP/1.1\r\n\r\n")),
+            "HTTP/1.1 400 Bad Request");
+  // A head that never ends is cut at the bound, not buffered forever.
+  EXPECT_EQ(status_line(exchange("GET / HTTP/1.1\r\nX: " + std::string(64 * 1024, 'a'), false)),
+            "HTTP/1.1 431 Request Header Fields Too Large");
+}
+
+TEST_F(WebServerTest, AClientThatSendsNothingIsCutAtTheDeadline) {
+  asio::io_context io;
+  asio::ip::tcp::socket s(io);
+  s.connect({asio::ip::address_v4::loopback(), port_});
+  asio::write(s, asio::buffer(std::string("GET / HT")));
+  EXPECT_EQ(status_line(read_all(s)), "HTTP/1.1 408 Request Timeout");
+  // Meanwhile and afterwards the server answers others.
+  EXPECT_EQ(status_line(exchange("GET / HTTP/1.1\r\n\r\n")), "HTTP/1.1 200 OK");
+}
+
+TEST_F(WebServerTest, TooManyConnectionsGetServiceUnavailable) {
+  asio::io_context io;
+  std::vector<asio::ip::tcp::socket> idle;
+  for (int i = 0; i < 4; ++i) {
+    idle.emplace_back(io);
+    idle.back().connect({asio::ip::address_v4::loopback(), port_});
+  }
+  // Connections are accepted in order: these four are open when the fifth comes.
+  EXPECT_EQ(status_line(exchange("GET / HTTP/1.1\r\n\r\n")), "HTTP/1.1 503 Service Unavailable");
+  for (auto& s : idle) s.close();
+}
+
+}  // namespace
+}  // namespace arena::view
