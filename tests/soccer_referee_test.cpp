@@ -155,7 +155,7 @@ TEST_F(SoccerReferee, ReplaysReferenceLevel2VsLevel0Game) {
   const auto r = replay("reference-ai2_vs_ai0.viewer_log", 0);
   EXPECT_NE(r.out.find("viewer_log: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("record: "), std::string::npos) << r.out;
-  EXPECT_EQ(r.record.white.address.find("/bin/sh"), 0u);
+  EXPECT_EQ(r.record.white.address.find("exec /bin/sh"), 0u);
 }
 
 // Misbehaviour: each ends the game at once, the offender loses, the referee ends promptly.
@@ -237,6 +237,14 @@ TEST_F(SoccerReferee, ABotThatCrashesLoses) {
       referee(scripted_bot(dir.path(), "p1", {"@crash"}), scripted_bot(dir.path(), "p2", {}));
   expect_win(r, 1, "disconnect");
   EXPECT_NE(r.record.detail.find("signal 11"), std::string::npos) << r.record.detail;
+}
+
+TEST_F(SoccerReferee, ABotThatCrashesBehindAShellLoses) {
+  // Without exec the shell outlives the bot and reports the signal as status 128 + 11.
+  const auto r = referee("sh -c 'kill -SEGV $$'; exit $?", scripted_bot(dir.path(), "p2", {}));
+  expect_win(r, 1, "disconnect");
+  EXPECT_NE(r.record.detail.find("exited with status 139: killed by signal 11"), std::string::npos)
+      << r.record.detail;
 }
 
 TEST_F(SoccerReferee, ABotThatDoesNotStartLoses) {

@@ -208,6 +208,9 @@ void ChildProcess::kill_group() {
 std::string ChildProcess::exit_description() {
   if (!reap(false)) return "still running";
   const int s = *wait_status_;
+  if (WIFEXITED(s) && WEXITSTATUS(s) > 128 && WEXITSTATUS(s) < 128 + NSIG)  // the shell's report
+    return "exited with status " + std::to_string(WEXITSTATUS(s)) + ": killed by signal " +
+           std::to_string(WEXITSTATUS(s) - 128) + " (" + ::strsignal(WEXITSTATUS(s) - 128) + ")";
   if (WIFEXITED(s)) return "exited with status " + std::to_string(WEXITSTATUS(s));
   if (WIFSIGNALED(s))
     return std::string("killed by signal ") + std::to_string(WTERMSIG(s)) + " (" +

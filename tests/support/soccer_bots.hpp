@@ -51,7 +51,8 @@ inline std::string scripted_bot(const std::filesystem::path& dir, const std::str
   if (!std::filesystem::exists(script)) std::ofstream(script) << kScriptedBot;
   std::ofstream out(dir / (name + ".answers"));
   for (const auto& a : answers) out << a << "\n";
-  return "/bin/sh '" + script.string() + "' '" + (dir / (name + ".answers")).string() + "' '" +
+  // exec: the script is the referee's child itself, not a grandchild behind `sh -c`.
+  return "exec /bin/sh '" + script.string() + "' '" + (dir / (name + ".answers")).string() + "' '" +
          (dir / (name + ".received")).string() + "' " + mode;
 }
 
