@@ -2,6 +2,7 @@
 // Every game arena knows, behind one type-erased face. Adding a game adds one entry here.
 #include <chrono>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <span>
 #include <string>
@@ -35,6 +36,10 @@ struct GameInfo {
   std::uint64_t (*perft)(const AnyState&, int depth) = nullptr;
   SearchBench (*bench_search)(const AnyState&, int depth) = nullptr;
   const CourseLogStyle* course_log = nullptr;  // set for games served by the line-protocol server
+  // A game-specific terminal player (unset: the generic one that lists the legal moves).
+  std::unique_ptr<Player> (*make_human)(std::istream&, std::ostream&) = nullptr;
+  int bench_perft_depth = 5;  // `arena bench` defaults
+  int bench_search_depth = 9;
 };
 
 std::span<const GameInfo> all_games();

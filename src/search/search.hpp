@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 
@@ -67,7 +67,8 @@ class Searcher {
     out.has_move = true;
     out.best = moves[0];
 
-    const int max_depth = limits.max_depth.value_or(limits.time || limits.max_nodes ? kMaxPly - 1 : 6);
+    const int max_depth =
+        limits.max_depth.value_or(limits.time || limits.max_nodes ? kMaxPly - 1 : 6);
     for (int depth = 1; depth <= std::min(max_depth, kMaxPly - 1); ++depth) {
       Move best = out.best;
       const int score = search_root(root, moves, depth, best);
@@ -103,7 +104,8 @@ class Searcher {
   int terminal_score(const S& s, const Result& r, int ply) const {
     if (r.outcome == arena::Outcome::Draw)
       return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
-    const bool mover_wins = (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
+    const bool mover_wins =
+        (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
     return mover_wins ? kWinScore - ply : -(kWinScore - ply);
   }
 
@@ -152,10 +154,10 @@ class Searcher {
       child.apply(moves[i]);
       int score;
       if (i == 0) {
-        score = -negamax(child, depth - 1, -beta, -alpha, 1);
+        score = search_child(root, child, depth, alpha, beta, 0);
       } else {
-        score = -negamax(child, depth - 1, -alpha - 1, -alpha, 1);
-        if (!stopped_ && score > alpha) score = -negamax(child, depth - 1, -beta, -alpha, 1);
+        score = search_child(root, child, depth, alpha, alpha + 1, 0);
+        if (!stopped_ && score > alpha) score = search_child(root, child, depth, alpha, beta, 0);
       }
       if (stopped_) break;
       root_move_done_ = true;
@@ -166,6 +168,16 @@ class Searcher {
     }
     if (!stopped_) tt_.store(root.hash(), depth, alpha, Bound::Exact, best.key());
     return alpha;
+  }
+
+  // The child's score from the parent's side, in the window (alpha, beta). Usually the other side
+  // moves next: negate, swap the window, one ply less. In games where a turn is several moves
+  // (Paper Soccer's bounces) the same side may move again: then the score, the window and the
+  // depth stay (depth counts turns; every turn ends, so the recursion does too).
+  int search_child(const S& parent, const S& child, int depth, int alpha, int beta, int ply) {
+    if (child.side_to_move() == parent.side_to_move())
+      return negamax(child, depth, alpha, beta, ply + 1);
+    return -negamax(child, depth - 1, -beta, -alpha, ply + 1);
   }
 
   int negamax(const S& s, int depth, int alpha, int beta, int ply) {
@@ -197,11 +209,11 @@ class Searcher {
       child.apply(moves[i]);
       int score;
       if (i == 0) {
-        score = -negamax(child, depth - 1, -beta, -alpha, ply + 1);
+        score = search_child(s, child, depth, alpha, beta, ply);
       } else {
-        score = -negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+        score = search_child(s, child, depth, alpha, alpha + 1, ply);
         if (!stopped_ && score > alpha && score < beta)
-          score = -negamax(child, depth - 1, -beta, -alpha, ply + 1);
+          score = search_child(s, child, depth, alpha, beta, ply);
       }
       if (stopped_) return 0;
       if (score > best_score) {
@@ -220,7 +232,7 @@ class Searcher {
         break;
       }
     }
-    const Bound bound = best_score >= beta       ? Bound::Lower
+    const Bound bound = best_score >= beta      ? Bound::Lower
                         : best_score > alpha_in ? Bound::Exact
                                                 : Bound::Upper;
     tt_.store(s.hash(), depth, to_tt(best_score, ply), bound, best_key);

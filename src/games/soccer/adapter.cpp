@@ -1,0 +1,20 @@
+#include "games/soccer/adapter.hpp"
+
+namespace arena::soccer {
+
+std::vector<std::string> Adapter::legal_moves() const {
+  std::vector<std::string> out;
+  for_each_turn(s_, [&](const State&, const Turn& t) { out.push_back(turn_text(t)); });
+  return out;
+}
+
+Parsed<std::string> Adapter::play(std::string_view text) {
+  if (s_.over()) return Parsed<std::string>::fail("the game is over");
+  auto turn = parse_turn(text);
+  if (!turn) return Parsed<std::string>::fail(turn.error);
+  const TurnCheck check = play_turn(s_, *turn.value);
+  if (!check) return Parsed<std::string>::fail(check.detail);
+  return Parsed<std::string>::ok(turn_text(*turn.value));
+}
+
+}  // namespace arena::soccer
