@@ -71,9 +71,10 @@ void converse(const std::string& command, int seat) {
     ASSERT_TRUE(play(*state, first));
     ASSERT_TRUE(bot.write(wire::move_line(wire::rotated(first)), 5s));
   }
-  for (int turn = 0; turn < 4 && !state->result().over(); ++turn) {
+  // Every turn sent is answered before F: four of the bot's turns, or fewer if the game ends.
+  for (int turn = 1;; ++turn) {
     ASSERT_TRUE(play(*state, mine(answer(bot))));  // the bot's turn, into the referee's frame
-    if (state->result().over()) break;
+    if (state->result().over() || turn == 4) break;
     // The opponent plays the first of its legal turns.
     const auto turns = state->legal_moves();
     ASSERT_FALSE(turns.empty());
