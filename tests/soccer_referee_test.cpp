@@ -2,11 +2,13 @@
 // scripted bots give the original's viewer_log byte for byte and its exit status, and every way a
 // bot can misbehave ends the game with the other bot as the winner, without hanging the referee.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "protocol/soccer_lines.hpp"
@@ -282,6 +284,34 @@ TEST_F(SoccerReferee, EveryProcessOfABotIsEndedAfterTheGame) {
       EXPECT_FALSE(testing::process_running(pid)) << name << " left process " << pid << " running";
     EXPECT_EQ(count, 3) << name;
   }
+}
+
+TEST_F(SoccerReferee, AnInterruptedRefereeEndsTheBots) {
+  const auto pid_file = dir.path() / "p1.pid";
+  Process referee({ARENA_BINARY, "soccer-referee",
+                   "echo $$ > '" + pid_file.string() + "'; exec sleep 1000", "sleep 1000", "--log",
+                   (dir.path() / "viewer_log").string(), "--records",
+                   (dir.path() / "records").string()});
+  pid_t bot = 0;
+  for (int i = 0; i < 2000 && bot == 0; ++i) {
+    std::ifstream in(pid_file);
+    if (!(in >> bot)) bot = 0;
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_GT(bot, 0);
+  ASSERT_TRUE(testing::process_running(bot));
+  referee.kill(SIGTERM);
+  EXPECT_EQ(referee.wait(30s), 128 + SIGTERM);
+  EXPECT_TRUE(testing::process_ends_within(bot, 10s));
+}
+
+TEST_F(SoccerReferee, AnUnwritableRecordDirectoryStopsTheRefereeBeforeTheGame) {
+  std::ofstream(dir.path() / "file") << "not a directory";
+  Process p({ARENA_BINARY, "soccer-referee", "true", "true", "--log",
+             (dir.path() / "viewer_log").string(), "--records",
+             (dir.path() / "file" / "records").string()});
+  EXPECT_EQ(p.wait(30s), 1);
+  EXPECT_NE(p.err().find("error: "), std::string::npos) << p.err();
 }
 
 TEST_F(SoccerReferee, HelpDescribesTheCommand) {

@@ -57,6 +57,7 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
     opts.bot_stderr = o->quiet_bots ? BotStderr::Discard : BotStderr::Inherit;
     // Orphans a bot leaves behind come to us, so that all of its processes end with the game.
     opts.end_adopted_orphans = become_subreaper();
+    end_children_on_signals();
     auto on_turn = [&](const SoccerTurnEvent& e) {
       if (o->verbose)
         fmt::print("player {} ({}): {}   wall {} ms, cpu {} ms\n", e.player + 1, e.player, e.turn,
@@ -68,7 +69,11 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
       const SoccerGameReport r = run_soccer_game(opts, on_turn);
       fmt::print("{} ({})\n", r.record.detail, r.record.reason);
       fmt::print("{}\n", soccer_winner_line(r.winner));
-      fmt::print("viewer_log: {}\nrecord: {}\n", opts.viewer_log.string(), r.record_path.string());
+      fmt::print("viewer_log: {}\n", opts.viewer_log.string());
+      if (r.record_error.empty())
+        fmt::print("record: {}\n", r.record_path.string());
+      else
+        fmt::print(stderr, "error: {}\n", r.record_error);
       exit_code = soccer_exit_status(r.winner);
     } catch (const std::exception& e) {
       fmt::print(stderr, "error: {}\n", e.what());

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
@@ -43,11 +45,45 @@ void ignore_sigpipe_once() {
   std::call_once(once, [] { ::signal(SIGPIPE, SIG_IGN); });
 }
 
+// The process groups of live children, for the signal handler below: fixed slots of lock-free
+// atomics, since a handler may not allocate or lock.
+std::array<std::atomic<pid_t>, 16> g_live_groups{};
+
+void register_group(pid_t pgid) {
+  for (auto& slot : g_live_groups) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, pgid)) return;
+  }
+}
+
+void unregister_group(pid_t pgid) {
+  for (auto& slot : g_live_groups) {
+    pid_t expected = pgid;
+    slot.compare_exchange_strong(expected, 0);
+  }
+}
+
+extern "C" void kill_groups_and_die(int sig) {
+  for (auto& slot : g_live_groups) {
+    const pid_t pgid = slot.load();
+    if (pgid > 0) ::kill(-pgid, SIGKILL);
+  }
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
 std::chrono::microseconds rusage_user(const rusage& ru) {
   return std::chrono::seconds(ru.ru_utime.tv_sec) + std::chrono::microseconds(ru.ru_utime.tv_usec);
 }
 
 }  // namespace
+
+void end_children_on_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = kill_groups_and_die;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(sig, &sa, nullptr);
+}
 
 ChildProcess::ChildProcess(const std::string& command, std::size_t max_line_bytes, BotStderr err)
     : lines_(max_line_bytes) {
@@ -95,6 +131,7 @@ ChildProcess::ChildProcess(const std::string& command, std::size_t max_line_byte
     pid_ = -1;
     throw std::runtime_error(std::string("cannot start /bin/sh: ") + std::strerror(rc));
   }
+  register_group(pid_);
   ::fcntl(in_fd_, F_SETFL, ::fcntl(in_fd_, F_GETFL) | O_NONBLOCK);
   ::fcntl(out_fd_, F_SETFL, ::fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
 }
@@ -203,6 +240,7 @@ void ChildProcess::kill_group() {
   // reaped its pid (the group id) cannot be reused, so the kill reaches only the bot's processes.
   if (!wait_status_ || !group_members(pid_).empty()) ::kill(-pid_, SIGKILL);
   reap(true);
+  unregister_group(pid_);
 }
 
 std::string ChildProcess::exit_description() {

@@ -31,6 +31,11 @@ struct ReadOutcome {
   std::chrono::microseconds cpu{0};  // the group's total user-CPU when the read ended
 };
 
+// Makes SIGINT, SIGTERM, SIGHUP and SIGQUIT kill the process groups of every live ChildProcess
+// before this process dies of the signal: bots run in their own groups, so a Ctrl-C at the
+// terminal does not reach them by itself.
+void end_children_on_signals();
+
 class ChildProcess {
  public:
   // Runs `/bin/sh -c command` in a new process group. Throws std::runtime_error when it cannot

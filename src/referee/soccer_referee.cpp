@@ -35,7 +35,6 @@ wire::Steps to_frame_of(int player, const wire::Steps& referee_frame_steps) {
 }
 
 std::filesystem::path unique_record_path(const std::filesystem::path& dir) {
-  std::filesystem::create_directories(dir);
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
   ::gmtime_r(&now, &utc);
@@ -58,6 +57,8 @@ class SoccerGame {
     if (!game) throw std::runtime_error("this arena was built without the Paper Soccer rules");
     state_ = game->start({});
     start_record();
+    // Trouble with our own files shows before any bot runs.
+    std::filesystem::create_directories(o_.records_dir);
     log_.open(o_.viewer_log, std::ios::out | std::ios::trunc);
     if (!log_) throw std::runtime_error("cannot write " + o_.viewer_log.string());
     for (int p = 0; p < 2; ++p)
@@ -69,8 +70,14 @@ class SoccerGame {
     SoccerGameReport report;
     report.winner = winner_;
     record_.ended_at = utc_now_iso8601();
-    report.record_path = unique_record_path(o_.records_dir);
-    write_record(report.record_path, record_);
+    // The game has a winner even if its record cannot be written.
+    try {
+      report.record_path = unique_record_path(o_.records_dir);
+      write_record(report.record_path, record_);
+    } catch (const std::exception& e) {
+      report.record_error = e.what();
+      report.record_path.clear();
+    }
     report.record = std::move(record_);
     return report;
   }

@@ -45,6 +45,7 @@ struct SoccerGameReport {
   int winner = 0;  // 0: player 1, 1: player 2
   GameRecord record;
   std::filesystem::path record_path;
+  std::string record_error;  // why the record could not be written (then record_path is empty)
 };
 
 // Plays one game. Throws std::runtime_error only for trouble of our own (cannot start a shell,
