@@ -12,6 +12,7 @@ void add_serve(CLI::App& app, int& exit_code);
 void add_connect(CLI::App& app, int& exit_code);
 void add_play(CLI::App& app, int& exit_code);
 void add_bench(CLI::App& app, int& exit_code);
+void add_soccer_view(CLI::App& app, int& exit_code);
 
 // The game argument every game command takes, checked against the registry.
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   arena::cli::add_play(app, exit_code);
   arena::cli::add_perft(app, exit_code);
   arena::cli::add_bench(app, exit_code);
+  arena::cli::add_soccer_view(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -35,9 +35,7 @@ const std::array<GameInfo, 2>& registry() {
 
 }  // namespace
 
-std::span<const GameInfo> all_games() {
-  return registry();
-}
+std::span<const GameInfo> all_games() { return registry(); }
 
 const GameInfo* find_game(std::string_view name) {
   for (const GameInfo& g : registry())
