@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 
@@ -26,6 +27,11 @@ struct Expected {
   const char* reason;
   std::size_t turns;
 };
+
+// The test names show the file, not the parameter's bytes.
+void PrintTo(const Expected& e, std::ostream* os) {
+  *os << e.file;
+}
 
 class SoccerFixture : public ::testing::TestWithParam<Expected> {};
 

@@ -28,7 +28,7 @@ const std::array<GameInfo, 2>& registry() {
                          .move_example = "3 0 1 7",
                          .default_move_time_ms = 10000,
                          .bench_perft_depth = 6,
-                         .bench_search_depth = 3}),
+                         .bench_search_depth = 10}),
   };
   return games;
 }
