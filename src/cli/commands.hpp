@@ -14,6 +14,7 @@ void add_play(CLI::App& app, int& exit_code);
 void add_bench(CLI::App& app, int& exit_code);
 void add_soccer_referee(CLI::App& app, int& exit_code);
 void add_soccer_ref(CLI::App& app, int& exit_code);
+void add_soccer_view(CLI::App& app, int& exit_code);
 
 // The game argument every game command takes, checked against the registry.
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);

@@ -28,16 +28,14 @@ const std::array<GameInfo, 2>& registry() {
                          .move_example = "3 0 1 7",
                          .default_move_time_ms = 10000,
                          .bench_perft_depth = 6,
-                         .bench_search_depth = 3}),
+                         .bench_search_depth = 10}),
   };
   return games;
 }
 
 }  // namespace
 
-std::span<const GameInfo> all_games() {
-  return registry();
-}
+std::span<const GameInfo> all_games() { return registry(); }
 
 const GameInfo* find_game(std::string_view name) {
   for (const GameInfo& g : registry())

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstdint>
 #include <cstdlib>
+#include <cstdint>
 #include <functional>
 #include <limits>
 
@@ -67,8 +67,7 @@ class Searcher {
     out.has_move = true;
     out.best = moves[0];
 
-    const int max_depth =
-        limits.max_depth.value_or(limits.time || limits.max_nodes ? kMaxPly - 1 : 6);
+    const int max_depth = limits.max_depth.value_or(limits.time || limits.max_nodes ? kMaxPly - 1 : 6);
     for (int depth = 1; depth <= std::min(max_depth, kMaxPly - 1); ++depth) {
       Move best = out.best;
       const int score = search_root(root, moves, depth, best);
@@ -104,8 +103,7 @@ class Searcher {
   int terminal_score(const S& s, const Result& r, int ply) const {
     if (r.outcome == arena::Outcome::Draw)
       return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
-    const bool mover_wins =
-        (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
+    const bool mover_wins = (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
     return mover_wins ? kWinScore - ply : -(kWinScore - ply);
   }
 
@@ -232,7 +230,7 @@ class Searcher {
         break;
       }
     }
-    const Bound bound = best_score >= beta      ? Bound::Lower
+    const Bound bound = best_score >= beta       ? Bound::Lower
                         : best_score > alpha_in ? Bound::Exact
                                                 : Bound::Upper;
     tt_.store(s.hash(), depth, to_tt(best_score, ply), bound, best_key);

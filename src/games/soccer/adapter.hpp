@@ -8,6 +8,8 @@
 
 namespace arena::soccer {
 
+inline constexpr std::uint64_t kMaxListedTurns = 2'000'000;
+
 class Adapter final : public AnyState {
  public:
   explicit Adapter(State s) : s_(s) {}
@@ -19,7 +21,8 @@ class Adapter final : public AnyState {
   int ply() const override { return s_.ply(); }
   Result result() const override { return s_.result(); }
   std::uint64_t hash() const override { return s_.hash(); }
-  // Every legal turn. Can be very long (hundreds of thousands): tools only, never the search.
+  // Every legal turn, for tools (perft --divide), never the search. Throws std::length_error
+  // when there are more than kMaxListedTurns (counting them is cheap, listing them is not).
   std::vector<std::string> legal_moves() const override;
   Parsed<std::string> play(std::string_view text) override;
   std::string render() const override { return s_.render(); }

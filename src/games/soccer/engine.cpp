@@ -6,28 +6,14 @@
 namespace arena::soccer {
 
 TurnChoice TurnEngine::choose(const State& s, const SearchLimits& limits) {
-  const Deadline clock(limits.time);
+  const TurnState root(s);
+  const auto found = searcher_.search(root, limits);
   TurnChoice out;
-  State at = s;
-  SearchLimits next = limits;
-  while (!at.over() && at.side_to_move() == s.side_to_move()) {
-    const auto found = searcher_.search(at, next);
-    if (!found.has_move) break;  // cannot happen: a turn in progress always has a free step
-    if (out.turn.empty()) {
-      out.score = found.score;
-      out.depth = found.depth;
-      // The rest of the turn: the same depth (mostly table hits), in the time that is left.
-      next.max_depth = std::max(1, found.depth);
-    }
-    out.nodes += found.nodes;
-    out.turn.push_back(found.best.dir);
-    at.step(found.best.dir);
-    if (limits.time) {
-      const auto left = *limits.time - clock.elapsed();
-      next.time = std::max(left, std::chrono::milliseconds(5));
-    }
-  }
-  out.elapsed = clock.elapsed();
+  if (found.has_move) out.turn = root.turn_for(found.best);
+  out.score = found.score;
+  out.depth = found.depth;
+  out.nodes = found.nodes;
+  out.elapsed = found.elapsed;
   return out;
 }
 
@@ -52,9 +38,9 @@ LevelSettings level_settings(int level) {
     case 0:
       return {0, 0, 0, 100};
     case 1:
-      return {1, 1, 200'000, 10};
+      return {1, 2, 100'000, 10};
     default:
-      return {2, 3, 3'000'000, 0};
+      return {2, 6, 1'000'000, 0};
   }
 }
 

@@ -9,6 +9,7 @@
 #include "core/rng.hpp"
 #include "games/soccer/eval.hpp"
 #include "games/soccer/turn.hpp"
+#include "games/soccer/turn_state.hpp"
 #include "search/search.hpp"
 
 namespace arena::soccer {
@@ -21,17 +22,16 @@ struct TurnChoice {
   std::chrono::milliseconds elapsed{0};
 };
 
-// The shared search, one step at a time until the turn ends. The transposition table makes the
-// searches after the first cheap: they look at positions the first one already searched.
+// The shared search over candidate turns (turn_state.hpp); depth counts turns.
 class TurnEngine {
  public:
   explicit TurnEngine(std::size_t tt_megabytes = 16) : searcher_(tt_megabytes) {}
-  // `s` is not over. limits: max_depth in turns, time for the whole turn, max_nodes per step.
+  // `s` is not over. limits: max_depth in turns, time and nodes for the whole turn.
   TurnChoice choose(const State& s, const SearchLimits& limits);
   void clear() { searcher_.clear(); }
 
  private:
-  Searcher<State> searcher_;
+  Searcher<TurnState> searcher_;
 };
 
 // A uniformly random walk: each step picked among the free ones. Always a legal turn.
@@ -42,7 +42,7 @@ Turn random_turn(const State& s, Rng& rng);
 struct LevelSettings {
   int level = 0;
   int depth = 0;                // turns; 0: random turns
-  std::uint64_t max_nodes = 0;  // per step searched
+  std::uint64_t max_nodes = 0;  // per turn
   int random_percent = 0;       // chance of a random turn instead of the searched one
 };
 LevelSettings level_settings(int level);  // level 0..2

@@ -49,7 +49,7 @@ int evaluate(const State& s) {
       const int forward = sign * y_of(q);
       if (forward == 6) return kGoalThreat;
       if (forward == -6) continue;  // an own goal is never the plan
-      if (!s.touched(q)) {
+      if (!s.bounces_at(q)) {
         seen[q] = true;
         best = std::max(best, landing_value(s, q, sign));
       } else if ((s.used(q) | (1u << opposite_direction(d))) != 0xFFu) {

@@ -43,6 +43,7 @@ Geometry make_geometry() {
     g.start_used[p] = 0;
     for (int d = 0; d < 8; ++d) {
       const int nx = x + kDx[d], ny = y + kDy[d];
+      if (!exists(nx, ny)) g.off_field[p] |= 1 << d;
       if (!exists(nx, ny) || border_segment(x, y, nx, ny)) g.start_used[p] |= 1 << d;
     }
   }
@@ -76,10 +77,14 @@ State State::start(const RuleOptions&) {
   return s;
 }
 
+bool State::touched(int point) const {
+  return (used_[point] & ~geometry().off_field[point]) != 0 || point == kCentre;
+}
+
 void State::step(int dir) {
   const Geometry& g = geometry();
   const int from = ball_, to = ball_ + kDirectionDelta[dir];
-  const bool bounce = touched(to);  // judged before the new segment touches it
+  const bool bounce = bounces_at(to);  // judged before the new segment touches it
   used_[from] |= static_cast<std::uint8_t>(1 << dir);
   used_[to] |= static_cast<std::uint8_t>(1 << opposite_direction(dir));
   hash_ ^= g.segment[from][dir] ^ g.ball[from] ^ g.ball[to];

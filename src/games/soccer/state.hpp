@@ -70,8 +70,14 @@ class State {
   int ball() const { return ball_; }
   std::uint8_t used(int point) const { return used_[point]; }
   std::uint8_t free_directions() const { return static_cast<std::uint8_t>(~used_[ball_]); }
+  std::uint8_t free_directions_at(int point) const {
+    return static_cast<std::uint8_t>(~used_[point]);
+  }
   // A point the ball bounces off: touched before (border, centre, or on the path).
-  bool touched(int point) const { return used_[point] != 0 || point == kCentre; }
+  bool touched(int point) const;
+  // The same for points outside the goals, in one load: there a used bit means a drawn or
+  // border segment (the goal points also have bits for the steps off the field).
+  bool bounces_at(int point) const { return used_[point] != 0 || point == kCentre; }
   std::uint64_t hash() const { return hash_; }
 
   template <std::size_t Cap>

@@ -130,8 +130,23 @@ std::uint64_t perft(const State& s, int depth) {
   return nodes;
 }
 
-std::uint64_t count_turns(const State& s) {
-  return perft(s, 1);
+namespace {
+void count_in_turn(const State& s, std::uint64_t cap, std::uint64_t& n) {
+  for (unsigned free = s.free_directions(); free && n < cap; free &= free - 1) {
+    State child = s;
+    child.step(std::countr_zero(free));
+    if (child.over() || child.side_to_move() != s.side_to_move())
+      ++n;
+    else
+      count_in_turn(child, cap, n);
+  }
+}
+}  // namespace
+
+std::uint64_t count_turns(const State& s, std::uint64_t cap) {
+  std::uint64_t n = 0;
+  if (!s.over()) count_in_turn(s, cap, n);
+  return n;
 }
 
 }  // namespace arena::soccer

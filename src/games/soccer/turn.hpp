@@ -68,6 +68,8 @@ void for_each_turn(const State& s, Visit&& visit) {
 // Leaves of the tree of whole turns (different step sequences count separately; a finished game
 // has no children). depth 1 from the start = 8.
 std::uint64_t perft(const State& s, int depth);
-std::uint64_t count_turns(const State& s);  // = perft(s, 1)
+// The number of legal turns, counted up to `cap` (the count stops there: in a crowded field the
+// number of bounce chains grows beyond anything countable).
+std::uint64_t count_turns(const State& s, std::uint64_t cap = ~std::uint64_t{0});
 
 }  // namespace arena::soccer
