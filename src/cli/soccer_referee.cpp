@@ -62,7 +62,7 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
       if (o->verbose)
         fmt::print("player {} ({}): {}   wall {} ms, cpu {} ms\n", e.player + 1, e.player, e.turn,
                    e.wall.count(), e.cpu.count() / 1000);
-      if (o->board) fmt::print("{}\n", e.board);
+      if (o->board) fmt::print("{}\n", e.state->render());
       if (o->verbose || o->board) std::fflush(stdout);
     };
     try {

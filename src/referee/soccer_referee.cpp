@@ -141,7 +141,7 @@ class SoccerGame {
       if (!log_) throw std::runtime_error("cannot write " + o_.viewer_log.string());
       record_.moves.push_back({state_->ply(), p == 0 ? Side::White : Side::Black, turn,
                                static_cast<std::int64_t>(read.wall.count())});
-      if (on_turn_) on_turn_({p, turn, read.line, read.wall, cpu, state_->render()});
+      if (on_turn_) on_turn_({p, turn, read.line, read.wall, cpu, state_.get()});
 
       const Result r = state_->result();
       if (r.over()) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "core/any_game.hpp"
 #include "referee/child_process.hpp"
 #include "referee/record.hpp"
 
@@ -38,7 +39,7 @@ struct SoccerTurnEvent {
   std::string bot_line;  // what the bot sent, in its own frame
   std::chrono::milliseconds wall{0};
   std::chrono::microseconds cpu{0};  // user-CPU since its previous answer
-  std::string board;                 // the field after the turn
+  const AnyState* state = nullptr;   // the game after the turn (render() draws the field)
 };
 
 struct SoccerGameReport {
