@@ -32,7 +32,7 @@ void add_bench(CLI::App& app, int& exit_code) {
       const auto t0 = std::chrono::steady_clock::now();
       const std::uint64_t nodes = g.perft(*start, pd);
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const int sd = o->search_depth ? o->search_depth : 9;
+      const int sd = o->search_depth ? o->search_depth : g.bench_search_depth;
       const SearchBench sb = g.bench_search(*start, sd);
       const double ssecs = std::max(1.0, static_cast<double>(sb.elapsed.count())) / 1000.0;
       fmt::print("{:<10} {:>12} {:>14.0f} {:>14} {:>14.0f}\n", g.name, pd,

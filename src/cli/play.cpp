@@ -15,7 +15,9 @@ enum class SeatKind { Engine, Random, Greedy, Human };
 
 std::unique_ptr<Player> make_seat(const GameInfo& g, SeatKind kind, int move_time_ms, int depth,
                                   std::uint64_t seed) {
-  if (kind == SeatKind::Human) return std::make_unique<HumanPlayer>(std::cin, std::cout);
+  if (kind == SeatKind::Human)
+    return g.make_human ? g.make_human(std::cin, std::cout)
+                        : std::make_unique<HumanPlayer>(std::cin, std::cout);
   PlayerSpec spec;
   spec.kind = kind == SeatKind::Random   ? PlayerKind::Random
               : kind == SeatKind::Greedy ? PlayerKind::Greedy

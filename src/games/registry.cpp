@@ -9,6 +9,7 @@
 #include "games/morris/eval.hpp"
 #include "games/murus/course_log.hpp"
 #include "games/murus/eval.hpp"
+#include "games/soccer/game_info.hpp"
 
 namespace arena {
 namespace {
@@ -46,6 +47,12 @@ std::span<const GameInfo> registry() {
                                      .title = "Nine Men's Morris",
                                      .move_example = "a1",
                                      .default_move_time_ms = 60000}),
+      soccer::game_info({.name = "soccer",
+                         .title = "Paper Soccer",
+                         .move_example = "3 0 1 7",
+                         .default_move_time_ms = 10000,
+                         .bench_perft_depth = 6,
+                         .bench_search_depth = 10}),
   };
   return games;
 }

@@ -2,6 +2,7 @@
 // Every game arena knows, behind one type-erased face. Adding a game adds one entry here.
 #include <chrono>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <span>
 #include <string>
@@ -33,6 +34,7 @@ struct GameInfo {
   int default_move_time_ms = 1000;
   int default_moves_per_player = 0;  // 0: no move limit
   int bench_perft_depth = 5;         // `arena bench`: a perft of about a second
+  int bench_search_depth = 9;
   std::unique_ptr<AnyState> (*start)(const RuleOptions&) = nullptr;
   std::unique_ptr<Player> (*make_player)(const PlayerSpec&) = nullptr;
   std::uint64_t (*perft)(const AnyState&, int depth) = nullptr;
@@ -41,6 +43,8 @@ struct GameInfo {
   // A position described for drawing (docs/viewer.md: "kind" grid, morris, soccer); the terminal
   // replay and the web viewer draw from it. Unset: viewers show render() as text.
   nlohmann::json (*view)(const AnyState&) = nullptr;
+  // A game-specific terminal player (unset: the generic one that lists the legal moves).
+  std::unique_ptr<Player> (*make_human)(std::istream&, std::ostream&) = nullptr;
 };
 
 std::span<const GameInfo> all_games();

@@ -152,10 +152,10 @@ class Searcher {
       child.apply(moves[i]);
       int score;
       if (i == 0) {
-        score = -negamax(child, depth - 1, -beta, -alpha, 1);
+        score = search_child(root, child, depth, alpha, beta, 0);
       } else {
-        score = -negamax(child, depth - 1, -alpha - 1, -alpha, 1);
-        if (!stopped_ && score > alpha) score = -negamax(child, depth - 1, -beta, -alpha, 1);
+        score = search_child(root, child, depth, alpha, alpha + 1, 0);
+        if (!stopped_ && score > alpha) score = search_child(root, child, depth, alpha, beta, 0);
       }
       if (stopped_) break;
       root_move_done_ = true;
@@ -166,6 +166,16 @@ class Searcher {
     }
     if (!stopped_) tt_.store(root.hash(), depth, alpha, Bound::Exact, best.key());
     return alpha;
+  }
+
+  // The child's score from the parent's side, in the window (alpha, beta). Usually the other side
+  // moves next: negate, swap the window, one ply less. In games where a turn is several moves
+  // (Paper Soccer's bounces) the same side may move again: then the score, the window and the
+  // depth stay (depth counts turns; every turn ends, so the recursion does too).
+  int search_child(const S& parent, const S& child, int depth, int alpha, int beta, int ply) {
+    if (child.side_to_move() == parent.side_to_move())
+      return negamax(child, depth, alpha, beta, ply + 1);
+    return -negamax(child, depth - 1, -beta, -alpha, ply + 1);
   }
 
   int negamax(const S& s, int depth, int alpha, int beta, int ply) {
@@ -197,11 +207,11 @@ class Searcher {
       child.apply(moves[i]);
       int score;
       if (i == 0) {
-        score = -negamax(child, depth - 1, -beta, -alpha, ply + 1);
+        score = search_child(s, child, depth, alpha, beta, ply);
       } else {
-        score = -negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+        score = search_child(s, child, depth, alpha, alpha + 1, ply);
         if (!stopped_ && score > alpha && score < beta)
-          score = -negamax(child, depth - 1, -beta, -alpha, ply + 1);
+          score = search_child(s, child, depth, alpha, beta, ply);
       }
       if (stopped_) return 0;
       if (score > best_score) {

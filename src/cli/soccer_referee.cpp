@@ -1,0 +1,85 @@
+// `arena soccer-referee '<command 1>' '<command 2>' [-t SECONDS]`: the Paper Soccer course
+// referee with the original's interface and exit status (61: player 1 won, 62: player 2 won).
+#include "referee/soccer_referee.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "referee/process_group.hpp"
+
+namespace arena::cli {
+
+void add_soccer_referee(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "soccer-referee",
+      "The Paper Soccer course referee: runs two bot commands (through /bin/sh) and plays them "
+      "against each other on stdin/stdout with the S / M / F protocol. Exit status 61: player 1 "
+      "won, 62: player 2 won, 1: the referee itself failed");
+  struct Options {
+    std::array<std::string, 2> commands;
+    double cpu_s = 10;
+    double wall_s = 0;
+    std::string log = "viewer_log";
+    std::string records = "records";
+    bool quiet_bots = false;
+    bool verbose = false;
+    bool board = false;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("command1", o->commands[0], "Command of player 1 (moves first, attacks north)")
+      ->required();
+  cmd->add_option("command2", o->commands[1], "Command of player 2")->required();
+  cmd->add_option("-t,--time", o->cpu_s,
+                  "Seconds of user-CPU time a bot (all its processes) may use between its answers")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 3600.0));
+  cmd->add_option("--wall", o->wall_s,
+                  "Seconds of wall-clock time a bot may take to answer (default: twice -t, as the "
+                  "original)")
+      ->check(CLI::Range(0.01, 7200.0));
+  cmd->add_option("--log", o->log, "Where to write the course's viewer_log")->capture_default_str();
+  cmd->add_option("--records", o->records, "Directory for the JSON game record")
+      ->capture_default_str();
+  cmd->add_flag("--quiet-bots", o->quiet_bots, "Discard what the bots print on stderr");
+  cmd->add_flag("-v,--verbose", o->verbose, "Print every turn with the time it took");
+  cmd->add_flag("--board", o->board, "Print the field after every turn");
+  cmd->callback([o, &exit_code] {
+    SoccerRefereeOptions opts;
+    opts.commands = o->commands;
+    opts.cpu_per_turn = std::chrono::microseconds(std::llround(o->cpu_s * 1e6));
+    const double wall = o->wall_s > 0 ? o->wall_s : 2 * o->cpu_s;
+    opts.wall_per_turn = std::chrono::milliseconds(std::llround(wall * 1e3));
+    opts.viewer_log = o->log;
+    opts.records_dir = o->records;
+    opts.bot_stderr = o->quiet_bots ? BotStderr::Discard : BotStderr::Inherit;
+    // Orphans a bot leaves behind come to us, so that all of its processes end with the game.
+    opts.end_adopted_orphans = become_subreaper();
+    end_children_on_signals();
+    auto on_turn = [&](const SoccerTurnEvent& e) {
+      if (o->verbose)
+        fmt::print("player {} ({}): {}   wall {} ms, cpu {} ms\n", e.player + 1, e.player, e.turn,
+                   e.wall.count(), e.cpu.count() / 1000);
+      if (o->board) fmt::print("{}\n", e.state->render());
+      if (o->verbose || o->board) std::fflush(stdout);
+    };
+    try {
+      const SoccerGameReport r = run_soccer_game(opts, on_turn);
+      fmt::print("{} ({})\n", r.record.detail, r.record.reason);
+      fmt::print("{}\n", soccer_winner_line(r.winner));
+      fmt::print("viewer_log: {}\n", opts.viewer_log.string());
+      if (r.record_error.empty())
+        fmt::print("record: {}\n", r.record_path.string());
+      else
+        fmt::print(stderr, "error: {}\n", r.record_error);
+      exit_code = soccer_exit_status(r.winner);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      exit_code = 1;
+    }
+  });
+}
+
+}  // namespace arena::cli

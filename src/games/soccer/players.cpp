@@ -1,0 +1,122 @@
+#include "games/soccer/players.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <istream>
+#include <ostream>
+#include <stdexcept>
+
+#include "core/text.hpp"
+#include "games/soccer/adapter.hpp"
+#include "games/soccer/engine.hpp"
+
+namespace arena::soccer {
+namespace {
+
+class RandomTurns final : public Player {
+ public:
+  explicit RandomTurns(std::uint64_t seed) : rng_(seed) {}
+  std::string name() const override { return "random"; }
+  std::string choose(const AnyState& state) override {
+    return turn_text(random_turn(state_of(state), rng_));
+  }
+
+ private:
+  Rng rng_;
+};
+
+class SearchTurns final : public Player {
+ public:
+  SearchTurns(std::string name, SearchLimits limits) : name_(std::move(name)), limits_(limits) {}
+  std::string name() const override { return name_; }
+  std::string choose(const AnyState& state) override {
+    const TurnChoice c = engine_.choose(state_of(state), limits_);
+    info_ = fmt::format("depth {} score {} nodes {} time {} ms", c.depth, c.score, c.nodes,
+                        c.elapsed.count());
+    return turn_text(c.turn);
+  }
+  std::string last_info() const override { return info_; }
+
+ private:
+  std::string name_;
+  SearchLimits limits_;
+  TurnEngine engine_;
+  std::string info_;
+};
+
+class HumanTurns final : public Player {
+ public:
+  HumanTurns(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
+  std::string name() const override { return "human"; }
+  std::string choose(const AnyState& state) override {
+    const State& start = state_of(state);
+    State at = start;
+    Turn turn;
+    while (!at.over() && at.side_to_move() == start.side_to_move()) {
+      fmt::print(out_, "\n{}\n{} ({}) to move, attacking {}; turn {}{}.\nFree steps:", at.render(),
+                 side_name(at.side_to_move()),
+                 at.side_to_move() == Side::White ? "player 1" : "player 2",
+                 at.side_to_move() == Side::White ? "north (up)" : "south (down)", at.ply() + 1,
+                 turn.empty() ? "" : fmt::format(", steps so far: {}", turn_text(turn)));
+      for (unsigned f = at.free_directions(); f; f &= f - 1) {
+        const int d = std::countr_zero(f);
+        fmt::print(out_, "  {}={}", d, kDirectionNames[static_cast<std::size_t>(d)]);
+      }
+      fmt::print(out_, "\nStep(s), 0..7: ");
+      out_.flush();
+      std::string line;
+      if (!std::getline(in_, line))
+        throw std::runtime_error("input closed before the turn was finished");
+      if (line.size() > 200) {
+        fmt::print(out_, "That is too long. Try again.\n");
+        continue;
+      }
+      // Each digit is a step; they are played until one is illegal or the turn ends.
+      for (char c : line) {
+        if (is_space(c)) continue;
+        const int d = c - '0';
+        if (d < 0 || d > 7 || !at.is_legal(d)) {
+          fmt::print(out_, "'{}' is not a free step here; the rest of the line is ignored.\n",
+                     printable(std::string_view(&c, 1)));
+          break;
+        }
+        at.step(d);
+        turn.push_back(static_cast<std::uint8_t>(d));
+        if (at.over() || at.side_to_move() != start.side_to_move()) break;
+      }
+    }
+    return turn_text(turn);
+  }
+
+ private:
+  std::istream& in_;
+  std::ostream& out_;
+};
+
+}  // namespace
+
+std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
+  SearchLimits limits;
+  switch (spec.kind) {
+    case PlayerKind::Random:
+      return std::make_unique<RandomTurns>(spec.seed);
+    case PlayerKind::Greedy:
+      limits.max_depth = 1;
+      return std::make_unique<SearchTurns>("greedy", limits);
+    case PlayerKind::Engine:
+      break;
+  }
+  if (spec.depth > 0) {
+    limits.max_depth = spec.depth;
+    return std::make_unique<SearchTurns>(fmt::format("engine(depth {})", spec.depth), limits);
+  }
+  limits.time = std::chrono::milliseconds(engine_budget_ms(spec.move_time_ms));
+  return std::make_unique<SearchTurns>("engine", limits);
+}
+
+std::unique_ptr<Player> make_human(std::istream& in, std::ostream& out) {
+  return std::make_unique<HumanTurns>(in, out);
+}
+
+}  // namespace arena::soccer

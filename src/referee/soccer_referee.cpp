@@ -1,0 +1,217 @@
+#include "referee/soccer_referee.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+
+#include "core/text.hpp"
+#include "games/registry.hpp"
+#include "protocol/soccer_lines.hpp"
+#include "referee/process_group.hpp"
+
+namespace arena {
+namespace {
+
+using std::chrono::microseconds;
+using std::chrono::milliseconds;
+namespace wire = soccer_wire;
+
+std::string player_name(int p) {
+  return fmt::format("player {}", p + 1);
+}
+
+double seconds(microseconds us) {
+  return static_cast<double>(us.count()) / 1e6;
+}
+double seconds(milliseconds ms) {
+  return static_cast<double>(ms.count()) / 1e3;
+}
+
+// A bot's turn arrives in its own frame; player 2 attacks south, so its directions turn round.
+wire::Steps to_frame_of(int player, const wire::Steps& referee_frame_steps) {
+  return player == 0 ? referee_frame_steps : wire::rotated(referee_frame_steps);
+}
+
+std::filesystem::path unique_record_path(const std::filesystem::path& dir) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+  std::filesystem::path path = dir / fmt::format("soccer-{}.json", stamp);
+  for (int n = 2; std::filesystem::exists(path); ++n)
+    path = dir / fmt::format("soccer-{}-{}.json", stamp, n);
+  return path;
+}
+
+class SoccerGame {
+ public:
+  SoccerGame(const SoccerRefereeOptions& options,
+             const std::function<void(const SoccerTurnEvent&)>& on_turn)
+      : o_(options), on_turn_(on_turn) {}
+
+  SoccerGameReport run() {
+    const GameInfo* game = find_game("soccer");
+    if (!game) throw std::runtime_error("this arena was built without the Paper Soccer rules");
+    state_ = game->start({});
+    start_record();
+    // Trouble with our own files shows before any bot runs.
+    std::filesystem::create_directories(o_.records_dir);
+    log_.open(o_.viewer_log, std::ios::out | std::ios::trunc);
+    if (!log_) throw std::runtime_error("cannot write " + o_.viewer_log.string());
+    for (int p = 0; p < 2; ++p)
+      bots_[p] = std::make_unique<ChildProcess>(o_.commands[p], wire::kMaxLineBytes, o_.bot_stderr);
+
+    play();
+    finish_bots();
+
+    SoccerGameReport report;
+    report.winner = winner_;
+    record_.ended_at = utc_now_iso8601();
+    // The game has a winner even if its record cannot be written.
+    try {
+      report.record_path = unique_record_path(o_.records_dir);
+      write_record(report.record_path, record_);
+    } catch (const std::exception& e) {
+      report.record_error = e.what();
+      report.record_path.clear();
+    }
+    report.record = std::move(record_);
+    return report;
+  }
+
+ private:
+  const SoccerRefereeOptions& o_;
+  const std::function<void(const SoccerTurnEvent&)>& on_turn_;
+  std::unique_ptr<AnyState> state_;
+  std::array<std::unique_ptr<ChildProcess>, 2> bots_;
+  std::array<microseconds, 2> cpu_mark_{};  // each bot's CPU clock at its last answer
+  std::ofstream log_;
+  GameRecord record_;
+  int winner_ = 0;
+
+  void start_record() {
+    record_.game = "soccer";
+    record_.settings = {
+        {"cpu_per_turn_ms", o_.cpu_per_turn.count() / 1000},
+        {"wall_per_turn_ms", o_.wall_per_turn.count()},
+        {"viewer_log", o_.viewer_log.string()},
+        {"referee", "arena soccer-referee"},
+    };
+    record_.white = {"player 1", o_.commands[0]};
+    record_.black = {"player 2", o_.commands[1]};
+    record_.started_at = utc_now_iso8601();
+  }
+
+  // The bot `p` broke a rule of the referee: the other one wins.
+  void lose(int p, std::string reason, std::string detail) {
+    winner_ = 1 - p;
+    record_.outcome = win_for(winner_ == 0 ? Side::White : Side::Black);
+    record_.reason = std::move(reason);
+    record_.detail = std::move(detail);
+  }
+
+  void play() {
+    if (!bots_[0]->write(wire::start_line(), o_.wall_per_turn))
+      return lose(0, "disconnect",
+                  "player 1 did not take the S line (" + bots_[0]->exit_description() + ")");
+    while (true) {
+      const int p = index(state_->side_to_move());
+      const auto read = bots_[p]->read_line({o_.wall_per_turn, o_.cpu_per_turn, cpu_mark_[p]});
+      if (read.status != ReadStatus::Line) return lose_for_read(p, read);
+      const microseconds cpu = read.cpu - cpu_mark_[p];
+      cpu_mark_[p] = read.cpu;
+
+      const auto steps = wire::parse_bot_line(read.line);
+      if (!steps)
+        return lose(
+            p, "illegal-move",
+            fmt::format("{} sent '{}': {}", player_name(p), printable(read.line), steps.error));
+      const wire::Steps referee_steps =
+          to_frame_of(p, *steps.value);  // rotation is its own inverse
+      const std::string turn = wire::turn_text(referee_steps);
+      const auto played = state_->play(turn);
+      if (!played)
+        return lose(p, "illegal-move",
+                    fmt::format("{} sent '{}' (in the referee's frame {}): {}", player_name(p),
+                                read.line, turn, played.error));
+      log_ << p << ' ' << turn << " \n" << std::flush;
+      if (!log_) throw std::runtime_error("cannot write " + o_.viewer_log.string());
+      record_.moves.push_back({state_->ply(), p == 0 ? Side::White : Side::Black, turn,
+                               static_cast<std::int64_t>(read.wall.count())});
+      if (on_turn_) on_turn_({p, turn, read.line, read.wall, cpu, state_.get()});
+
+      const Result r = state_->result();
+      if (r.over()) {
+        winner_ = r.outcome == Outcome::WhiteWins ? 0 : 1;
+        record_.outcome = r.outcome;
+        record_.reason = std::string(r.reason);
+        record_.detail = std::string(r.detail);
+        return;
+      }
+      const int q = 1 - p;
+      if (!bots_[q]->write(wire::move_line(to_frame_of(q, referee_steps)), o_.wall_per_turn))
+        return lose(q, "disconnect",
+                    fmt::format("{} no longer reads its input ({})", player_name(q),
+                                bots_[q]->exit_description()));
+    }
+  }
+
+  void lose_for_read(int p, const ReadOutcome& read) {
+    const std::string who = player_name(p);
+    switch (read.status) {
+      case ReadStatus::WallTimeout:
+        return lose(p, "timeout",
+                    fmt::format("{} did not answer within {} s", who, seconds(o_.wall_per_turn)));
+      case ReadStatus::CpuTimeout:
+        return lose(p, "timeout",
+                    fmt::format("{} used {:.2f} s of CPU time for its turn (limit {} s)", who,
+                                seconds(read.cpu - cpu_mark_[p]), seconds(o_.cpu_per_turn)));
+      case ReadStatus::TooLong:
+        return lose(p, "illegal-move",
+                    fmt::format("{} sent a line longer than {} bytes", who, wire::kMaxLineBytes));
+      case ReadStatus::Closed:
+        bots_[p]->wait_exit(milliseconds(1000));
+        return lose(p, "disconnect",
+                    fmt::format("{} closed its output without a turn ({})", who,
+                                bots_[p]->exit_description()));
+      case ReadStatus::Line:
+        break;
+    }
+  }
+
+  // F to both, a moment to exit, then every process of both bots is ended.
+  void finish_bots() {
+    for (auto& bot : bots_) {
+      bot->write(wire::finish_line(), milliseconds(100));
+      bot->close_input();
+    }
+    const auto deadline = std::chrono::steady_clock::now() + o_.exit_grace;
+    for (int p = 0; p < 2; ++p) {
+      const auto left =
+          std::chrono::duration_cast<milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (!bots_[p]->wait_exit(std::max(left, milliseconds(0))))
+        record_.events.push_back(fmt::format("{} was still running {} ms after F; it was killed",
+                                             player_name(p), o_.exit_grace.count()));
+      record_.events.push_back(fmt::format("{} used {:.2f} s of CPU time", player_name(p),
+                                           seconds(bots_[p]->cpu_time())));
+    }
+    for (auto& bot : bots_) bot->kill_group();
+    if (o_.end_adopted_orphans) end_all_children(milliseconds(2000));
+  }
+};
+
+}  // namespace
+
+SoccerGameReport run_soccer_game(const SoccerRefereeOptions& options,
+                                 const std::function<void(const SoccerTurnEvent&)>& on_turn) {
+  return SoccerGame(options, on_turn).run();
+}
+
+std::string soccer_winner_line(int winner) {
+  return fmt::format("Jucatorul {} a castigat jocul.", winner);
+}
+
+}  // namespace arena
