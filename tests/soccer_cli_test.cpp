@@ -1,10 +1,16 @@
 // The Paper Soccer commands as real processes: the log viewer without a terminal, its errors,
 // perft, and a local game with a record that replays.
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "referee/record.hpp"
 #include "support/process.hpp"
@@ -79,6 +85,57 @@ TEST(SoccerCli, LocalGameLeavesARecordThatReplays) {
   const auto end = testing::replay(r);
   ASSERT_NE(end, nullptr);
   EXPECT_EQ(end->result().outcome, Outcome::WhiteWins);
+}
+
+// The viewer on a real terminal (a pseudo-terminal): keys move through the game, ESC quits.
+// Each key waits for the frame it should bring (with a deadline), so there is no timing guess.
+TEST(SoccerCli, ViewIsDrivenByKeysOnATerminal) {
+  const std::string log = data("reference-ai2_vs_ai0.viewer_log");
+  int fd = -1;
+  const pid_t pid = forkpty(&fd, nullptr, nullptr, nullptr);
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    execl(ARENA_BINARY, ARENA_BINARY, "soccer-view", log.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::string screen;
+  auto wait_for = [&](const std::string& text) {
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (screen.find(text) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      char buf[4096];
+      const ssize_t n = read(fd, buf, sizeof buf);
+      if (n <= 0) break;
+      screen.append(buf, static_cast<std::size_t>(n));
+    }
+    const bool found = screen.find(text) != std::string::npos;
+    screen.clear();
+    return found;
+  };
+  auto key = [&](std::string_view k) {
+    ASSERT_EQ(write(fd, k.data(), k.size()), static_cast<ssize_t>(k.size()));
+  };
+  EXPECT_TRUE(wait_for("Start of the game (13 turns in the log)"));
+  key("d");
+  EXPECT_TRUE(wait_for("Turn 1/13: player 1 (north): 1 1"));
+  key("\x1b[C");  // right arrow
+  EXPECT_TRUE(wait_for("Turn 2/13: player 2 (south): 1 6"));
+  key("a");
+  EXPECT_TRUE(wait_for("Turn 1/13"));
+  key("G");
+  EXPECT_TRUE(wait_for("Game over: player 1 wins"));
+  key("\x1b");  // ESC alone
+  int status = -1;
+  for (int i = 0; i < 200 && waitpid(pid, &status, WNOHANG) == 0; ++i)
+    std::this_thread::sleep_for(50ms);
+  if (waitpid(pid, &status, WNOHANG) == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    ADD_FAILURE() << "the viewer did not quit on ESC";
+  }
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  close(fd);
 }
 
 }  // namespace

@@ -73,7 +73,8 @@ class HumanTurns final : public Player {
         continue;
       }
       // Each digit is a step; they are played until one is illegal or the turn ends.
-      for (char c : line) {
+      for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
         if (is_space(c)) continue;
         const int d = c - '0';
         if (d < 0 || d > 7 || !at.is_legal(d)) {
@@ -83,7 +84,12 @@ class HumanTurns final : public Player {
         }
         at.step(d);
         turn.push_back(static_cast<std::uint8_t>(d));
-        if (at.over() || at.side_to_move() != start.side_to_move()) break;
+        if (at.over() || at.side_to_move() != start.side_to_move()) {
+          if (!trim(std::string_view(line).substr(i + 1)).empty())
+            fmt::print(out_, "The turn ended after step {}; the rest of the line is ignored.\n",
+                       turn.size());
+          break;
+        }
       }
     }
     return turn_text(turn);

@@ -159,9 +159,7 @@ std::string State::render() const {
     if (g.start_used[p] == 0xFF) continue;
     const int col = (x_of(p) + 4) * 4, line = (6 - y_of(p)) * 2;
     for (int d = 0; d < 4; ++d) {  // N, NE, E, SE: each segment once
-      if (!(used_[p] >> d & 1)) continue;
-      const int q = p + kDirectionDelta[d];
-      if (q < 0 || q >= kPoints || g.start_used[q] == 0xFF) continue;  // off the field
+      if (!(used_[p] >> d & 1) || (g.off_field[p] >> d & 1)) continue;
       const bool border = g.start_used[p] >> d & 1;
       switch (d) {
         case N:
