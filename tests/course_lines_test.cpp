@@ -73,9 +73,9 @@ TEST(ParseClientLine, ExtraFieldsAreNotAMove) {
 }
 
 TEST(ParseClientLine, RefusesLinesThatAreNotMoves) {
-  for (const char* line : {"", " ", "   ", "MOVE", "MOVE ", "MOVE    ", "MOVES B4,NE", "MOVEB4,NE",
-                           "B4,NE", "PASS", "OPPONENT_MOVE B4,NE", "YOUR_TURN", "M0VE B4,NE",
-                           "MOVE\tB4,NE", "-MOVE B4,NE"})
+  for (const char* line :
+       {"", " ", "   ", "MOVE", "MOVE ", "MOVE    ", "MOVES B4,NE", "MOVEB4,NE", "B4,NE", "PASS",
+        "OPPONENT_MOVE B4,NE", "YOUR_TURN", "M0VE B4,NE", "MOVE\tB4,NE", "-MOVE B4,NE"})
     expect_not_a_move(line);
 }
 

@@ -49,7 +49,9 @@ const std::string kOpponentSentInvalid =
     "MESSAGE Your opponent has sent an invalid move\n"
     "VICTORY\n";
 
-const GameInfo& fission() { return *find_game("fission"); }
+const GameInfo& fission() {
+  return *find_game("fission");
+}
 
 std::string address_of(const TestClient& c) {
   return "127.0.0.1:" + std::to_string(c.local_port());
@@ -187,7 +189,8 @@ TEST_F(CourseServerTest, ShortGameEndsAtTheMoveLimitAsATie) {
                               "OPPONENT_MOVE B4,NE\nYOUR_TURN\nVALID_MOVE\n"
                               "OPPONENT_MOVE A5,E\nYOUR_TURN\nVALID_MOVE\nTIE\n");
   const GameRecord r = the_record();
-  expect_record(r, *p.white, *p.black, {"B4,NE", "B5,W", "A5,E", "B1,S"}, Outcome::Draw, "move-limit");
+  expect_record(r, *p.white, *p.black, {"B4,NE", "B5,W", "A5,E", "B1,S"}, Outcome::Draw,
+                "move-limit");
   EXPECT_EQ(r.settings.value("moves_per_player", 0), 2);
   EXPECT_TRUE(r.events.empty());
   EXPECT_TRUE(std::filesystem::exists(server_->run_directory() / "Group0_WhiteGroup1_Black.log"));
@@ -232,7 +235,8 @@ TEST_F(CourseServerTest, LowerCaseCrlfAndSpacesAreAcceptedAndRelayedInUpperCase)
   EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
   EXPECT_EQ(w.read_to_eof(), "OPPONENT_MOVE B1,S\nTIE\n");
   expect_run_returns();
-  expect_record(the_record(), *p.white, *p.black, {"B4,NE", "B5,W", "A5,E", "B1,S"}, Outcome::Draw, "move-limit");
+  expect_record(the_record(), *p.white, *p.black, {"B4,NE", "B5,W", "A5,E", "B1,S"}, Outcome::Draw,
+                "move-limit");
 }
 
 // The offender's and the other side's bytes after a bad line from White on its first turn.
@@ -382,8 +386,9 @@ TEST_F(CourseServerTest, ClientThatNeverAnswersTimesOut) {
   EXPECT_LT(waited, std::chrono::milliseconds(kMoveTimeMs + 1000));
   EXPECT_EQ(w.read_to_eof(), "MESSAGE Opponent timeout\nVICTORY\n");
   expect_run_returns();
-  EXPECT_EQ(w.received(), kWhitePreamble + "YOUR_TURN\nVALID_MOVE\n"
-                                           "MESSAGE Opponent timeout\nVICTORY\n");
+  EXPECT_EQ(w.received(), kWhitePreamble +
+                              "YOUR_TURN\nVALID_MOVE\n"
+                              "MESSAGE Opponent timeout\nVICTORY\n");
   EXPECT_EQ(b.received(), kBlackPreamble + "OPPONENT_MOVE B4,NE\nYOUR_TURN\nTIMEOUT\nDEFEAT\n");
   const GameRecord r = the_record();
   expect_record(r, *p.white, *p.black, {"B4,NE"}, Outcome::WhiteWins, "timeout");
@@ -561,7 +566,8 @@ TEST_F(CourseServerTest, ServesTheGivenNumberOfGamesThenReturns) {
   for (int game = 0; game < 2; ++game) {
     const std::string wg = std::to_string(2 * game), bg = std::to_string(2 * game + 1);
     TestClient w(port_);
-    EXPECT_EQ(w.read_lines(2), "WELCOME White\nMESSAGE Group " + wg + ", please wait for the opponent\n");
+    EXPECT_EQ(w.read_lines(2),
+              "WELCOME White\nMESSAGE Group " + wg + ", please wait for the opponent\n");
     TestClient b(port_);
     EXPECT_EQ(b.read_lines(3),
               "WELCOME Black\nMESSAGE Group " + bg + ", please wait for the opponent\n" + kAllIn);

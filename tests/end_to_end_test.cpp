@@ -1,8 +1,7 @@
 // The arena binary end to end: `arena serve` and two `arena connect` engines as real processes
 // talking over 127.0.0.1, then the record they leave behind.
-#include <signal.h>
-
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <asio.hpp>
 #include <chrono>

@@ -18,18 +18,13 @@
 #include "games/fission/state.hpp"
 #include "games/registry.hpp"
 #include "referee/course_log.hpp"
+#include "support/files.hpp"
 
 namespace arena::fission {
 namespace {
 
 std::string read_fixture(std::string_view scenario) {
-  const std::string path =
-      std::string(ARENA_TEST_DATA) + "/fission/" + std::string(scenario) + "/server_game_log.txt";
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "cannot open " << path;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return testing::read_test_data("fission/" + std::string(scenario) + "/server_game_log.txt");
 }
 
 std::vector<std::string> split_lines(const std::string& text) {

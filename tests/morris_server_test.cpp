@@ -17,6 +17,7 @@
 #include "protocol/java_serial/writer.hpp"
 #include "protocol/mulino_messages.hpp"
 #include "referee/record.hpp"
+#include "support/files.hpp"
 #include "support/replay.hpp"
 #include "support/sync_stream.hpp"
 #include "support/temp_dir.hpp"
@@ -25,24 +26,16 @@
 namespace arena {
 namespace {
 
+using testing::read_bytes;
+
+std::string read_mulino_wire(const std::string& name) {
+  return testing::read_test_data("mulino-wire/" + name);
+}
+
 using namespace std::chrono_literals;
 using testing::SyncStream;
 using testing::TempDir;
 using testing::TestClient;
-
-std::string read_data(const std::string& name) {
-  std::ifstream in(std::string(ARENA_TEST_DATA) + "/mulino-wire/" + name, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 // Every State in a stream a client received.
 std::vector<mulino::WireState> states_in(const std::string& bytes) {
@@ -121,7 +114,7 @@ class MorrisServerTest : public ::testing::Test {
     EXPECT_EQ(paths.size(), 1u);
     return paths.empty() ? GameRecord{} : read_record(paths.front());
   }
-  std::string game_log() { return slurp(server_->run_directory() / "game001.log"); }
+  std::string game_log() { return read_bytes(server_->run_directory() / "game001.log"); }
 
   TempDir dir_;
   SyncStream out_;
@@ -135,13 +128,13 @@ TEST_F(MorrisServerTest, ReplaysTheRecordedCourseGameByteForByte) {
   // The original clients' streams, sent whole: actions sent early wait for their turn.
   start(10000);
   seat_both();
-  ASSERT_TRUE(white_->send(read_data("white-client-to-server.bin")));
-  ASSERT_TRUE(black_->send(read_data("black-client-to-server.bin")));
+  ASSERT_TRUE(white_->send(read_mulino_wire("white-client-to-server.bin")));
+  ASSERT_TRUE(black_->send(read_mulino_wire("black-client-to-server.bin")));
   const std::string to_white = white_->read_to_eof(5s);
   const std::string to_black = black_->read_to_eof(5s);
   // Every state the original server sent, and nothing else: ours writes the same bytes.
-  EXPECT_EQ(to_white, read_data("server-to-white-client.bin"));
-  EXPECT_EQ(to_black, read_data("server-to-black-client.bin"));
+  EXPECT_EQ(to_white, read_mulino_wire("server-to-white-client.bin"));
+  EXPECT_EQ(to_black, read_mulino_wire("server-to-black-client.bin"));
   const GameRecord r = finished();
   EXPECT_EQ(r.outcome, Outcome::BlackWins);  // White's fourth action put a piece on b4, taken
   EXPECT_EQ(r.reason, "illegal-move");
@@ -149,7 +142,7 @@ TEST_F(MorrisServerTest, ReplaysTheRecordedCourseGameByteForByte) {
   EXPECT_EQ(r.moves[4].move, "g1b2");
   testing::replay(r);
   // The course-style log is the original server's printout up to the refused action.
-  const std::string engine = read_data("engine-stdout.txt");
+  const std::string engine = read_mulino_wire("engine-stdout.txt");
   const std::string upto = "Player W move n4: b4\n";
   const std::string expected = engine.substr(0, engine.find(upto));
   const std::string log = game_log();
@@ -163,7 +156,7 @@ TEST_F(MorrisServerTest, BlackIsAcceptedOnlyAfterWhiteHasItsState) {
   black_ = std::make_unique<TestClient>(black_port_);  // queued by the kernel, not served yet
   EXPECT_TRUE(black_->silent_for(300ms));
   white_ = std::make_unique<TestClient>(white_port_);
-  const auto start_state = states_in(read_data("server-to-white-client.bin")).front();
+  const auto start_state = states_in(read_mulino_wire("server-to-white-client.bin")).front();
   jser::Writer w;
   mulino::encode_state(w, start_state);
   const std::string first = w.take();

@@ -14,11 +14,14 @@
 #include "protocol/java_serial/reader.hpp"
 #include "protocol/java_serial/writer.hpp"
 #include "protocol/mulino_messages.hpp"
+#include "support/files.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
 namespace arena::mulino {
 namespace {
+
+using testing::read_bytes;
 
 namespace fs = std::filesystem;
 using testing::Process;
@@ -36,13 +39,6 @@ std::string find_tool(const std::string& name) {
     if (!dir.empty() && fs::exists(p)) return p.string();
   }
   return {};
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
 }
 
 void spit(const fs::path& p, const std::string& bytes) {
@@ -187,7 +183,7 @@ TEST_F(MulinoJava, JavaReadsOurWriterWithAResetBeforeEachObject) {
 
 TEST_F(MulinoJava, OurReaderReadsWhatJavaWrote) {
   const std::string printed = run_java({"write", file("java.bin").string()});
-  const std::string bytes = slurp(file("java.bin"));
+  const std::string bytes = read_bytes(file("java.bin"));
   ASSERT_FALSE(bytes.empty());
   EXPECT_NE(bytes.find('\x79'), std::string::npos);  // the script resets the stream once
   EXPECT_EQ(describe_stream(bytes), printed);
@@ -200,7 +196,7 @@ TEST_F(MulinoJava, JavaEchoOfOurMessagesDecodesToTheSameValues) {
       run_java({"echo", file("echo-in.bin").string(), file("echo-out.bin").string()});
   EXPECT_EQ(printed, expected_lines());
   // Not byte for byte: a HashMap Java deserialized has 64 buckets, so it writes another order.
-  EXPECT_EQ(describe_stream(slurp(file("echo-out.bin"))), expected_lines());
+  EXPECT_EQ(describe_stream(read_bytes(file("echo-out.bin"))), expected_lines());
 }
 
 }  // namespace

@@ -11,17 +11,13 @@
 #include "protocol/java_serial/reader.hpp"
 #include "protocol/java_serial/writer.hpp"
 #include "protocol/mulino_messages.hpp"
+#include "support/files.hpp"
 
 namespace arena::mulino {
 namespace {
 
 std::string read_data(const std::string& name) {
-  const std::string path = std::string(ARENA_TEST_DATA) + "/mulino-wire/" + name;
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "cannot open " << path;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return testing::read_test_data("mulino-wire/" + name);
 }
 
 // Every top-level object of a whole stream, fed in pieces of `chunk` bytes.

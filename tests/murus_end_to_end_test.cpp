@@ -13,12 +13,15 @@
 
 #include "games/registry.hpp"
 #include "referee/record.hpp"
+#include "support/files.hpp"
 #include "support/process.hpp"
 #include "support/replay.hpp"
 #include "support/temp_dir.hpp"
 
 namespace arena {
 namespace {
+
+using testing::read_bytes;
 
 using namespace std::chrono_literals;
 using testing::Process;
@@ -35,13 +38,6 @@ bool await_line(Process& p, const std::string& needle, std::chrono::milliseconds
     if (line->find(needle) != std::string::npos) return true;
   }
   return false;
-}
-
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
 }
 
 TEST(MurusEndToEnd, EngineBeatsRandomThroughTheCourseServer) {
@@ -96,7 +92,7 @@ TEST(MurusEndToEnd, EngineBeatsRandomThroughTheCourseServer) {
       << black.out();
 
   // The course-style log beside the record, with Murus boards (walls MW/MB, towers TW/TB).
-  const std::string log = slurp(jsons[0].parent_path() / "Group0_WhiteGroup1_Black.log");
+  const std::string log = read_bytes(jsons[0].parent_path() / "Group0_WhiteGroup1_Black.log");
   EXPECT_EQ(log.rfind("Group 0 - White\nGroup 1 - Black\nBoard:\n", 0), 0u) << log;
   EXPECT_NE(log.find("G|  TW   TW   TW   TW   TW   TW   TW   TW  |G"), std::string::npos) << log;
   EXPECT_NE(log.find("Moves: 1 | White pawns: 16 | Black pawns: 16"), std::string::npos) << log;

@@ -15,12 +15,15 @@
 #include "games/registry.hpp"
 #include "referee/course_server.hpp"
 #include "referee/record.hpp"
+#include "support/files.hpp"
 #include "support/sync_stream.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_client.hpp"
 
 namespace arena {
 namespace {
+
+using testing::read_bytes;
 
 using namespace std::chrono_literals;
 using testing::SyncStream;
@@ -72,13 +75,6 @@ class MurusServerTest : public ::testing::Test {
     return paths.empty() ? std::filesystem::path{} : paths[0];
   }
 
-  static std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-  }
-
   TempDir dir_;
   SyncStream log_;
   std::unique_ptr<CourseServer> server_;
@@ -118,7 +114,7 @@ TEST_F(MurusServerTest, AGameWonOnTheGoalRow) {
   EXPECT_EQ(r.detail, "White reached row A");
   ASSERT_EQ(r.moves.size(), 11u);
   EXPECT_EQ(r.moves[1].move, "A4,SE");
-  const std::string log = slurp(path.parent_path() / "Group0_WhiteGroup1_Black.log");
+  const std::string log = read_bytes(path.parent_path() / "Group0_WhiteGroup1_Black.log");
   EXPECT_NE(log.find("MOVE A4,SE\nMoves: 2 | White pawns: 16 | Black pawns: 16\n"),
             std::string::npos)
       << log;
@@ -145,7 +141,7 @@ TEST_F(MurusServerTest, MovingAWallIsAnInvalidMove) {
   EXPECT_EQ(r.reason, "illegal-move");
   EXPECT_NE(r.detail.find("F4 holds no White tower (walls never move)"), std::string::npos)
       << r.detail;
-  const std::string log = slurp(path.parent_path() / "Group0_WhiteGroup1_Black.log");
+  const std::string log = read_bytes(path.parent_path() / "Group0_WhiteGroup1_Black.log");
   EXPECT_NE(log.find("MOVE F4,N\nINVALID MOVE\nWhite LOSE - Black WIN\n"), std::string::npos)
       << log;
 }

@@ -1,9 +1,9 @@
+#include "referee/record.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include "referee/record.hpp"
 
 namespace arena {
 namespace {

@@ -1,3 +1,5 @@
+#include "search/search.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -5,7 +7,6 @@
 #include "games/fission/eval.hpp"
 #include "games/registry.hpp"
 #include "referee/local_match.hpp"
-#include "search/search.hpp"
 
 namespace arena {
 namespace {
@@ -69,17 +70,22 @@ int engine_wins(PlayerKind opponent, int depth, int games) {
     auto engine = g.make_player({.kind = PlayerKind::Engine, .depth = depth});
     auto other = g.make_player({.kind = opponent, .seed = static_cast<std::uint64_t>(100 + i)});
     const bool engine_white = i % 2 == 0;
-    const std::array<Player*, 2> seats = engine_white ? std::array<Player*, 2>{engine.get(), other.get()}
-                                                      : std::array<Player*, 2>{other.get(), engine.get()};
+    const std::array<Player*, 2> seats = engine_white
+                                             ? std::array<Player*, 2>{engine.get(), other.get()}
+                                             : std::array<Player*, 2>{other.get(), engine.get()};
     const GameRecord r = play_local_match(g, seats, {});
     if (r.outcome == win_for(engine_white ? Side::White : Side::Black)) ++wins;
   }
   return wins;
 }
 
-TEST(SearchStrength, EngineBeatsRandomEveryGame) { EXPECT_EQ(engine_wins(PlayerKind::Random, 4, 20), 20); }
+TEST(SearchStrength, EngineBeatsRandomEveryGame) {
+  EXPECT_EQ(engine_wins(PlayerKind::Random, 4, 20), 20);
+}
 
-TEST(SearchStrength, EngineBeatsGreedy) { EXPECT_GE(engine_wins(PlayerKind::Greedy, 5, 20), 18); }
+TEST(SearchStrength, EngineBeatsGreedy) {
+  EXPECT_GE(engine_wins(PlayerKind::Greedy, 5, 20), 18);
+}
 
 }  // namespace
 }  // namespace arena

@@ -12,23 +12,19 @@
 #include "games/registry.hpp"
 #include "protocol/soccer_lines.hpp"
 #include "referee/child_process.hpp"
+#include "support/files.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
 namespace arena {
 namespace {
 
+using testing::read_bytes;
+
 using namespace std::chrono_literals;
 namespace wire = soccer_wire;
 using testing::Process;
 using testing::TempDir;
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string quoted(const std::string& s) {
   return "'" + s + "'";
@@ -114,9 +110,9 @@ TEST(SoccerBots, SilentReferenceBotPrintsNothingOnStderr) {
     ASSERT_TRUE(bot.write("F\n", 5s));
     ASSERT_TRUE(bot.wait_exit(30s));
     if (id == "silent")
-      EXPECT_EQ(read_file(err), "");
+      EXPECT_EQ(read_bytes(err), "");
     else
-      EXPECT_NE(read_file(err), "");
+      EXPECT_NE(read_bytes(err), "");
   }
 }
 
@@ -140,7 +136,7 @@ Game referee(const TempDir& dir, const std::string& p1, const std::string& p2) {
   Game g;
   g.exit = p.wait(600s).value_or(-1);
   g.out = p.out() + p.err();
-  g.log = read_file(log);
+  g.log = read_bytes(log);
   return g;
 }
 

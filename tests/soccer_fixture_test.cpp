@@ -9,16 +9,13 @@
 #include <string>
 
 #include "games/soccer/viewer_log.hpp"
+#include "support/files.hpp"
 
 namespace arena::soccer {
 namespace {
 
 std::string read(const std::string& name) {
-  std::ifstream in(std::string(ARENA_TEST_DATA) + "/soccer/" + name, std::ios::binary);
-  EXPECT_TRUE(in) << name;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return testing::read_test_data("soccer/" + name);
 }
 
 struct Expected {

@@ -13,6 +13,7 @@
 
 #include "protocol/soccer_lines.hpp"
 #include "referee/record.hpp"
+#include "support/files.hpp"
 #include "support/proc_state.hpp"
 #include "support/process.hpp"
 #include "support/soccer_bots.hpp"
@@ -21,17 +22,12 @@
 namespace arena {
 namespace {
 
+using testing::read_bytes;
+
 using namespace std::chrono_literals;
 using testing::Process;
 using testing::scripted_bot;
 using testing::TempDir;
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // One game of the course, from its viewer_log: each player's answers in its own frame, and what
 // each should receive from the referee (the last turn ends the game, so nobody gets it).
@@ -101,7 +97,7 @@ class SoccerReferee : public ::testing::Test {
     r.exit = code.value_or(-1);
     r.out = p.out();
     r.err = p.err();
-    r.viewer_log = read_file(dir.path() / "viewer_log");
+    r.viewer_log = read_bytes(dir.path() / "viewer_log");
     const auto records = dir.path() / "records";
     if (std::filesystem::exists(records))
       for (const auto& e : std::filesystem::directory_iterator(records))
@@ -110,12 +106,12 @@ class SoccerReferee : public ::testing::Test {
   }
 
   std::string received(const std::string& name) {
-    return read_file(dir.path() / (name + ".received"));
+    return read_bytes(dir.path() / (name + ".received"));
   }
 
   // Plays a course game's turns through scripted bots: the referee must write the same log.
   RefereeRun replay(const std::string& file, int winner) {
-    const std::string log = read_file(std::string(ARENA_TEST_DATA) + "/soccer/" + file);
+    const std::string log = read_bytes(std::string(ARENA_TEST_DATA) + "/soccer/" + file);
     EXPECT_FALSE(log.empty()) << file;
     const CourseGame g = course_game(log);
     const auto r = referee(scripted_bot(dir.path(), "p1", g.answers[0]),
@@ -278,7 +274,7 @@ TEST_F(SoccerReferee, EveryProcessOfABotIsEndedAfterTheGame) {
                          scripted_bot(dir.path(), "p2", {"M 1 0"}, "fork"));
   expect_win(r, 0, "illegal-move");
   for (const char* name : {"p1", "p2"}) {
-    std::istringstream pids(read_file(dir.path() / (std::string(name) + ".received.pids")));
+    std::istringstream pids(read_bytes(dir.path() / (std::string(name) + ".received.pids")));
     int count = 0;
     for (pid_t pid; pids >> pid; ++count)
       EXPECT_FALSE(testing::process_running(pid)) << name << " left process " << pid << " running";

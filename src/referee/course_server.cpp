@@ -15,7 +15,9 @@
 #include "protocol/course_lines.hpp"
 #include "protocol/line_splitter.hpp"
 #include "referee/course_log.hpp"
+#include "referee/listener.hpp"
 #include "referee/record.hpp"
+#include "referee/run_directory.hpp"
 
 namespace arena {
 namespace {
@@ -153,19 +155,8 @@ class CourseServer::Impl {
         signals_(io_) {}
 
   std::uint16_t listen() {
-    asio::error_code ec;
-    const auto address = asio::ip::make_address(options_.host, ec);
-    if (ec) throw std::runtime_error(fmt::format("'{}' is not an IP address", options_.host));
-    const tcp::endpoint endpoint(address, options_.port);
-    acceptor_.open(endpoint.protocol(), ec);
-    if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
-    if (!ec) acceptor_.bind(endpoint, ec);
-    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-    if (ec)
-      throw std::runtime_error(
-          fmt::format("cannot listen on {}:{}: {}", options_.host, options_.port, ec.message()));
-    port_ = acceptor_.local_endpoint().port();
-    make_run_directory();
+    port_ = open_listener(acceptor_, options_.host, options_.port);
+    run_dir_ = make_run_directory(options_.records_dir, game_.name);
     return port_;
   }
 
@@ -218,20 +209,6 @@ class CourseServer::Impl {
   std::filesystem::path record_path_;  // rewritten after every move while the game is played
   // Connections of finished games and refused ones, until they have sent their last messages.
   std::vector<std::shared_ptr<Connection>> lingering_;
-
-  void make_run_directory() {
-    std::time_t now = std::time(nullptr);
-    std::tm local{};
-    ::localtime_r(&now, &local);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
-    const std::string base = fmt::format("{}-{}", game_.name, stamp);
-    std::filesystem::create_directories(options_.records_dir);
-    run_dir_ = options_.records_dir / base;
-    for (int n = 2; std::filesystem::exists(run_dir_); ++n)
-      run_dir_ = options_.records_dir / fmt::format("{}-{}", base, n);
-    std::filesystem::create_directories(run_dir_);
-  }
 
   void new_session() {
     phase_ = Phase::Waiting;
@@ -495,7 +472,7 @@ class CourseServer::Impl {
   void save_game() {
     const int wg = seats_[0]->group(), bg = seats_[1]->group();
     const auto json_path = run_dir_ / (record_stem() + ".json");
-    std::string outcome_text = record_.outcome == Outcome::Draw ? "Draw"
+    std::string outcome_text = record_.outcome == Outcome::Draw        ? "Draw"
                                : record_.outcome == Outcome::WhiteWins ? "White wins"
                                                                        : "Black wins";
     try {

@@ -16,6 +16,7 @@
 #include "protocol/mulino_messages.hpp"
 #include "protocol/mulino_position.hpp"
 #include "referee/java_connection.hpp"
+#include "referee/listener.hpp"
 #include "referee/mulino_log.hpp"
 #include "referee/record.hpp"
 #include "referee/run_directory.hpp"
@@ -42,22 +43,10 @@ class MorrisServer::Impl {
         signals_(io_) {}
 
   std::pair<std::uint16_t, std::uint16_t> listen() {
-    asio::error_code ec;
-    const auto address = asio::ip::make_address(options_.host, ec);
-    if (ec) throw std::runtime_error(fmt::format("'{}' is not an IP address", options_.host));
-    for (Side s : {Side::White, Side::Black}) {
-      const std::uint16_t port = s == Side::White ? options_.white_port : options_.black_port;
-      auto& acceptor = acceptors_[index(s)];
-      const tcp::endpoint endpoint(address, port);
-      acceptor.open(endpoint.protocol(), ec);
-      if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-      if (!ec) acceptor.bind(endpoint, ec);
-      if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-      if (ec)
-        throw std::runtime_error(fmt::format("cannot listen on {}:{} for {}: {}", options_.host,
-                                             port, side_name(s), ec.message()));
-      ports_[index(s)] = acceptor.local_endpoint().port();
-    }
+    for (Side s : {Side::White, Side::Black})
+      ports_[index(s)] =
+          open_listener(acceptors_[index(s)], options_.host,
+                        s == Side::White ? options_.white_port : options_.black_port, side_name(s));
     run_dir_ = make_run_directory(options_.records_dir, "morris");
     return {ports_[0], ports_[1]};
   }

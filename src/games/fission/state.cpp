@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/grid_notation.hpp"
 #include "core/rng.hpp"
-#include "core/text.hpp"
 
 namespace arena::fission {
 namespace {
@@ -35,10 +35,6 @@ Bitboard parse_cells(std::initializer_list<std::string_view> cells) {
   return b;
 }
 
-std::string cell_name(int sq) {
-  return {static_cast<char>('A' + sq / 8), static_cast<char>('1' + sq % 8)};
-}
-
 }  // namespace
 
 const Geometry& geometry() {
@@ -60,7 +56,8 @@ State State::from_stones(Bitboard white, Bitboard black, Side to_move, int ply,
   s.stones_ = {white, black & ~white};
   s.side_ = to_move;
   s.ply_ = static_cast<std::uint16_t>(ply);
-  s.limit_plies_ = static_cast<std::uint16_t>(2 * rules.moves_per_player.value_or(kDefaultMovesPerPlayer));
+  s.limit_plies_ =
+      static_cast<std::uint16_t>(2 * rules.moves_per_player.value_or(kDefaultMovesPerPlayer));
   s.limit_rule_ = rules.limit_rule;
   s.recompute_hash();
   return s;
@@ -134,25 +131,16 @@ Result State::result() const {
 }
 
 std::string State::move_text(Move m) const {
-  return cell_name(m.from) + "," + std::string(kDirectionNames[m.dir]);
+  return grid_move_text(m.from, m.dir, 8);
 }
 
 Parsed<Move> State::parse_move(std::string_view text) const {
-  const std::string t = to_upper(text);
-  const auto comma = t.find(',');
-  if (comma == std::string::npos)
-    return Parsed<Move>::fail(fmt::format("'{}' is not <cell>,<direction> (e.g. B4,NE)", printable(text)));
-  const std::string_view cell = std::string_view(t).substr(0, comma);
-  const std::string_view dir = std::string_view(t).substr(comma + 1);
-  if (cell.size() != 2 || cell[0] < 'A' || cell[0] > 'H' || cell[1] < '1' || cell[1] > '8')
-    return Parsed<Move>::fail(fmt::format("'{}' is not a cell (A1..H8)", printable(cell)));
-  int d = 0;
-  while (d < 8 && kDirectionNames[d] != dir) ++d;
-  if (d == 8)
-    return Parsed<Move>::fail(
-        fmt::format("'{}' is not a direction (N, NE, E, SE, S, SW, W, NW)", printable(dir)));
-  const Move m{static_cast<std::uint8_t>((cell[0] - 'A') * 8 + (cell[1] - '1')),
-               static_cast<std::uint8_t>(d)};
+  const auto read = parse_grid_move(text, 8, 8, "B4,NE");
+  if (!read) return Parsed<Move>::fail(read.error);
+  const std::string& cell = read.value->cell;
+  const Move m{static_cast<std::uint8_t>(read.value->square),
+               static_cast<std::uint8_t>(read.value->direction)};
+  const std::string_view dir = kDirectionNames[m.dir];
   const Bitboard own = stones_[index(side_)];
   if (!(own & bit(m.from)))
     return Parsed<Move>::fail(fmt::format("{} holds no {} stone", cell, side_name(side_)));

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/bits.hpp"
+#include "core/grid_notation.hpp"
 #include "core/move_list.hpp"
 #include "core/parse_result.hpp"
 #include "core/rules.hpp"
@@ -15,8 +16,7 @@
 namespace arena::fission {
 
 enum Direction : std::uint8_t { N, NE, E, SE, S, SW, W, NW };
-inline constexpr std::array<std::string_view, 8> kDirectionNames = {"N",  "NE", "E", "SE",
-                                                                     "S", "SW", "W", "NW"};
+inline constexpr const auto& kDirectionNames = kCompassNames;
 
 struct Move {
   std::uint8_t from = 0;
@@ -47,8 +47,8 @@ class State {
 
   static State start(const RuleOptions& rules = {});
   // A position from two stone sets (for tests and tools); White to move unless said otherwise.
-  static State from_stones(Bitboard white, Bitboard black, Side to_move = Side::White,
-                           int ply = 0, const RuleOptions& rules = {});
+  static State from_stones(Bitboard white, Bitboard black, Side to_move = Side::White, int ply = 0,
+                           const RuleOptions& rules = {});
 
   Side side_to_move() const { return side_; }
   int ply() const { return ply_; }

@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
+#include "core/grid_notation.hpp"
 #include "core/rng.hpp"
-#include "core/text.hpp"
 
 namespace arena::murus {
 namespace {
@@ -28,10 +28,6 @@ const Zobrist& zobrist() {
     return out;
   }();
   return z;
-}
-
-std::string cell_name(int sq) {
-  return {static_cast<char>('A' + sq / kCols), static_cast<char>('1' + sq % kCols)};
 }
 
 }  // namespace
@@ -152,27 +148,16 @@ Result State::result() const {
 }
 
 std::string State::move_text(Move m) const {
-  return cell_name(m.from) + "," + std::string(kDirectionNames[m.dir]);
+  return grid_move_text(m.from, m.dir, kCols);
 }
 
 Parsed<Move> State::parse_move(std::string_view text) const {
-  const std::string t = to_upper(text);
-  const auto comma = t.find(',');
-  if (comma == std::string::npos)
-    return Parsed<Move>::fail(
-        fmt::format("'{}' is not <cell>,<direction> (e.g. G4,NE)", printable(text)));
-  const std::string_view cell = std::string_view(t).substr(0, comma);
-  const std::string_view dir = std::string_view(t).substr(comma + 1);
-  if (cell.size() != 2 || cell[0] < 'A' || cell[0] >= 'A' + kRows || cell[1] < '1' ||
-      cell[1] >= '1' + kCols)
-    return Parsed<Move>::fail(fmt::format("'{}' is not a cell (A1..G8)", printable(cell)));
-  int d = 0;
-  while (d < 8 && kDirectionNames[d] != dir) ++d;
-  if (d == 8)
-    return Parsed<Move>::fail(
-        fmt::format("'{}' is not a direction (N, NE, E, SE, S, SW, W, NW)", printable(dir)));
-  const Move m{static_cast<std::uint8_t>((cell[0] - 'A') * kCols + (cell[1] - '1')),
-               static_cast<std::uint8_t>(d)};
+  const auto read = parse_grid_move(text, kRows, kCols, "G4,NE");
+  if (!read) return Parsed<Move>::fail(read.error);
+  const std::string& cell = read.value->cell;
+  const int d = read.value->direction;
+  const std::string_view dir = kDirectionNames[d];
+  const Move m{static_cast<std::uint8_t>(read.value->square), static_cast<std::uint8_t>(d)};
   const Bitboard from = bit(m.from);
   if (!(towers_[index(side_)] & from))
     return Parsed<Move>::fail(fmt::format("{} holds no {} tower ({})", cell, side_name(side_),

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/bits.hpp"
+#include "core/grid_notation.hpp"
 #include "core/move_list.hpp"
 #include "core/parse_result.hpp"
 #include "core/rules.hpp"
@@ -26,8 +27,7 @@ inline constexpr Bitboard kNotCol1 = kBoard & 0xFEFEFEFEFEFEFEFEULL;
 inline constexpr Bitboard kNotCol8 = kBoard & 0x7F7F7F7F7F7F7F7FULL;
 
 enum Direction : std::uint8_t { N, NE, E, SE, S, SW, W, NW };
-inline constexpr std::array<std::string_view, 8> kDirectionNames = {"N", "NE", "E", "SE",
-                                                                    "S", "SW", "W", "NW"};
+inline constexpr const auto& kDirectionNames = kCompassNames;
 inline constexpr int kDirectionDelta[8] = {-8, -7, 1, 9, 8, 7, -1, -9};
 constexpr int reverse(int d) {
   return (d + 4) & 7;

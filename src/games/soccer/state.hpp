@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/grid_notation.hpp"
 #include "core/move_list.hpp"
 #include "core/parse_result.hpp"
 #include "core/rules.hpp"
@@ -24,8 +25,7 @@ namespace arena::soccer {
 
 // 0..7 = N, NE, E, SE, S, SW, W, NW (N = +y), as on the wire.
 enum Direction : std::uint8_t { N, NE, E, SE, S, SW, W, NW };
-inline constexpr std::array<std::string_view, 8> kDirectionNames = {"N", "NE", "E", "SE",
-                                                                    "S", "SW", "W", "NW"};
+inline constexpr const auto& kDirectionNames = kCompassNames;
 constexpr int opposite_direction(int d) {
   return (d + 4) & 7;
 }
