@@ -9,6 +9,7 @@
 #include "games/registry.hpp"
 #include "referee/local_match.hpp"
 #include "search/search.hpp"
+#include "support/strength.hpp"
 
 namespace arena::murus {
 namespace {
@@ -145,22 +146,8 @@ TEST(MurusSearch, FixedDepthIsDeterministic) {
   EXPECT_EQ(a.depth, 6);
 }
 
-// Fixed-depth engine against the built-in opponents, colours alternating, fixed seeds: the
-// results are deterministic, so this is a strength regression check and not a timing test.
 int engine_wins(PlayerKind opponent, int depth, int games) {
-  const GameInfo& g = *find_game("murus");
-  int wins = 0;
-  for (int i = 0; i < games; ++i) {
-    auto engine = g.make_player({.kind = PlayerKind::Engine, .depth = depth});
-    auto other = g.make_player({.kind = opponent, .seed = static_cast<std::uint64_t>(300 + i)});
-    const bool engine_white = i % 2 == 0;
-    const std::array<Player*, 2> seats = engine_white
-                                             ? std::array<Player*, 2>{engine.get(), other.get()}
-                                             : std::array<Player*, 2>{other.get(), engine.get()};
-    const GameRecord r = play_local_match(g, seats, {});
-    if (r.outcome == win_for(engine_white ? Side::White : Side::Black)) ++wins;
-  }
-  return wins;
+  return testing::engine_wins("murus", opponent, depth, games, 300);
 }
 
 TEST(MurusStrength, EngineBeatsRandomEveryGame) {

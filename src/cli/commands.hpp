@@ -28,6 +28,18 @@ void add_soccer_view(CLI::App& app, int& exit_code);
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);
 const GameInfo& game_named(const std::string& name);
 
+// The built-in player an agent command plays with: --player, --depth, --seed (as given on the
+// command line; the move time is each command's own option).
+struct BuiltInPlayerOptions {
+  PlayerKind kind = PlayerKind::Engine;
+  int depth = 0;
+  std::uint64_t seed = 1;
+};
+void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options);
+// The player those options and the move time describe.
+std::unique_ptr<Player> make_built_in_player(const GameInfo& game,
+                                             const BuiltInPlayerOptions& options, int move_time_ms);
+
 // --moves-per-player and --limit-rule.
 void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule);
 RuleOptions rule_options(int moves_per_player, LimitRule rule);

@@ -14,7 +14,9 @@ CLI::Option* add_game_argument(CLI::App& cmd, std::string& game) {
       ->check(CLI::IsMember(names));
 }
 
-const GameInfo& game_named(const std::string& name) { return *find_game(name); }
+const GameInfo& game_named(const std::string& name) {
+  return *find_game(name);
+}
 
 void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule) {
   // The help names each game's own limit, from the registry.
@@ -39,6 +41,30 @@ RuleOptions rule_options(int moves_per_player, LimitRule rule) {
   if (moves_per_player > 0) r.moves_per_player = moves_per_player;
   r.limit_rule = rule;
   return r;
+}
+
+void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options) {
+  cmd.add_option("--depth", options.depth, "Search to this depth instead of using the clock")
+      ->check(CLI::Range(1, 60));
+  const std::map<std::string, PlayerKind> kinds{{"engine", PlayerKind::Engine},
+                                                {"greedy", PlayerKind::Greedy},
+                                                {"random", PlayerKind::Random}};
+  cmd.add_option("--player", options.kind, "Built-in player: engine, greedy (one ply) or random")
+      ->transform(CLI::CheckedTransformer(kinds, CLI::ignore_case))
+      ->default_str("engine");
+  cmd.add_option("--seed", options.seed, "Seed for the random and greedy players")
+      ->capture_default_str();
+}
+
+std::unique_ptr<Player> make_built_in_player(const GameInfo& game,
+                                             const BuiltInPlayerOptions& options,
+                                             int move_time_ms) {
+  PlayerSpec spec;
+  spec.kind = options.kind;
+  spec.seed = options.seed;
+  spec.move_time_ms = move_time_ms;
+  spec.depth = options.depth;
+  return game.make_player(spec);
 }
 
 }  // namespace arena::cli

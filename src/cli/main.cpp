@@ -8,7 +8,8 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "arena: referee servers, clients, engines and tools for the course board games "
-      "(" + arena::game_names() + ")",
+      "(" +
+          arena::game_names() + ")",
       "arena"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "arena 0.1.0");

@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <iostream>
-#include <map>
 
 #include "cli/commands.hpp"
 #include "core/text.hpp"
@@ -46,10 +45,8 @@ void add_mulino(CLI::App& app, int& exit_code) {
     MulinoClientOptions client;
     bool human = false;
     int move_time_ms = 60000;
-    int depth = 0;
     double connect_timeout_s = 60;
-    PlayerKind kind = PlayerKind::Engine;
-    std::uint64_t seed = 1;
+    BuiltInPlayerOptions built_in;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("colour", o->colour, "White (connects to the White port) or Black")
@@ -70,16 +67,7 @@ void add_mulino(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0.0, 3600.0));
   cmd->add_flag("--human", o->human,
                 "Play yourself: the board is shown as the course's text client showed it");
-  cmd->add_option("--depth", o->depth, "Search to this depth instead of using the clock")
-      ->check(CLI::Range(1, 60));
-  const std::map<std::string, PlayerKind> kinds{{"engine", PlayerKind::Engine},
-                                                {"greedy", PlayerKind::Greedy},
-                                                {"random", PlayerKind::Random}};
-  cmd->add_option("--player", o->kind, "Built-in player: engine, greedy (one ply) or random")
-      ->transform(CLI::CheckedTransformer(kinds, CLI::ignore_case))
-      ->default_str("engine");
-  cmd->add_option("--seed", o->seed, "Seed for the random and greedy players")
-      ->capture_default_str();
+  add_built_in_player_options(*cmd, o->built_in);
   cmd->add_flag("--course-output", o->client.course_output,
                 "Print every state as the course's client did (always on with --human)");
   cmd->callback([o, &exit_code] {
@@ -90,12 +78,7 @@ void add_mulino(CLI::App& app, int& exit_code) {
       player = std::make_unique<MulinoHuman>();
       o->client.course_output = true;
     } else {
-      PlayerSpec spec;
-      spec.kind = o->kind;
-      spec.seed = o->seed;
-      spec.move_time_ms = o->move_time_ms;
-      spec.depth = o->depth;
-      player = game_named("morris").make_player(spec);
+      player = make_built_in_player(game_named("morris"), o->built_in, o->move_time_ms);
     }
     try {
       const ClientOutcome out =

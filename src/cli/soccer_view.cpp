@@ -1,8 +1,6 @@
 // `arena soccer-view [viewer_log]`: replays a Paper Soccer referee log in the terminal, like the
 // course's viewer: D one turn forward, A one back, ESC quits (also the arrow keys and q).
 #include <fmt/format.h>
-#include <poll.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -13,80 +11,10 @@
 
 #include "cli/commands.hpp"
 #include "games/soccer/viewer_log.hpp"
+#include "view/terminal_keys.hpp"
 
 namespace arena::cli {
 namespace {
-
-// The terminal in raw mode (no echo, no line buffering, no signals) for as long as it lives.
-class RawTerminal {
- public:
-  RawTerminal() {
-    if (tcgetattr(STDIN_FILENO, &saved_) != 0) return;
-    termios raw = saved_;
-    raw.c_lflag &= static_cast<tcflag_t>(~(ICANON | ECHO | ISIG | IEXTEN));
-    raw.c_iflag &= static_cast<tcflag_t>(~(IXON | ICRNL));
-    raw.c_cc[VMIN] = 1;
-    raw.c_cc[VTIME] = 0;
-    ok_ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0;
-  }
-  ~RawTerminal() {
-    if (ok_) tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_);
-  }
-  RawTerminal(const RawTerminal&) = delete;
-  RawTerminal& operator=(const RawTerminal&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  termios saved_{};
-  bool ok_ = false;
-};
-
-enum class Key { Forward, Back, First, Last, Quit, Other };
-
-// One byte, or -1 when nothing arrives within timeout_ms (-1: wait for ever) or input ended.
-int read_byte(int timeout_ms) {
-  pollfd p{STDIN_FILENO, POLLIN, 0};
-  if (poll(&p, 1, timeout_ms) <= 0) return -1;
-  unsigned char c = 0;
-  return read(STDIN_FILENO, &c, 1) == 1 ? c : -1;
-}
-
-Key read_key() {
-  const int c = read_byte(-1);
-  if (c < 0) return Key::Quit;  // the terminal went away
-  switch (c) {
-    case 'd':
-    case 'D':
-    case ' ':
-      return Key::Forward;
-    case 'a':
-    case 'A':
-      return Key::Back;
-    case 'q':
-    case 'Q':
-    case 3 /* Ctrl-C */:
-    case 4 /* Ctrl-D */:
-      return Key::Quit;
-    case 'g':
-      return Key::First;
-    case 'G':
-      return Key::Last;
-    case 27:
-      break;
-    default:
-      return Key::Other;
-  }
-  // ESC alone quits; ESC [ C / ESC [ D (or ESC O C / D) are the right and left arrows.
-  const int c2 = read_byte(50);
-  if (c2 < 0) return Key::Quit;
-  if (c2 != '[' && c2 != 'O') return Key::Other;
-  const int c3 = read_byte(50);
-  if (c3 == 'C') return Key::Forward;
-  if (c3 == 'D') return Key::Back;
-  if (c3 == 'H') return Key::First;
-  if (c3 == 'F') return Key::Last;
-  return Key::Other;
-}
 
 std::string who(int player) {
   return player == 0 ? "player 1 (north)" : "player 2 (south)";
@@ -115,28 +43,28 @@ std::string frame(const soccer::LogReplay& r, std::size_t shown) {
 }
 
 void interactive(const soccer::LogReplay& r) {
-  RawTerminal raw;
+  view::RawTerminal raw(STDIN_FILENO);
   std::size_t shown = 0;
   while (true) {
     fmt::print("\x1b[H\x1b[2J{}\n[D/->] forward  [A/<-] back  [g/G] first/last  [ESC/q] quit\n",
                frame(r, shown));
     std::fflush(stdout);
-    switch (read_key()) {
-      case Key::Forward:
+    switch (view::read_key(STDIN_FILENO, -1)) {
+      case view::Key::Forward:
         shown = std::min(shown + 1, r.turns.size());
         break;
-      case Key::Back:
+      case view::Key::Back:
         shown = shown > 0 ? shown - 1 : 0;
         break;
-      case Key::First:
+      case view::Key::Start:
         shown = 0;
         break;
-      case Key::Last:
+      case view::Key::End:
         shown = r.turns.size();
         break;
-      case Key::Quit:
+      case view::Key::Quit:
         return;
-      case Key::Other:
+      case view::Key::None:
         break;
     }
   }
