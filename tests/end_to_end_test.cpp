@@ -131,6 +131,25 @@ TEST(EndToEnd, ConnectToAPortWhereNobodyListensFailsClearly) {
   EXPECT_EQ(client.out(), "");
 }
 
+TEST(EndToEnd, UnknownPlayerNameIsRefusedWithTheNames) {
+  Process client({ARENA_BINARY, "connect", "fission", "127.0.0.1", "1", "--player", "Foo"});
+  const auto code = client.wait(10s);
+  ASSERT_TRUE(code);
+  EXPECT_NE(*code, 0);
+  EXPECT_NE(client.err().find("--player: 'Foo' is not one of: engine, greedy, random"),
+            std::string::npos)
+      << client.err();
+}
+
+TEST(EndToEnd, PlayerNamesAreReadInAnyCase) {
+  Process play({ARENA_BINARY, "play", "fission", "--white", "GREEDY", "--black", "Random",
+                "--limit-rule", "More-Stones", "--games", "1", "-q"});
+  const auto code = play.wait(30s);
+  ASSERT_TRUE(code);
+  EXPECT_EQ(*code, 0) << play.err();
+  EXPECT_NE(play.out().find("greedy (White) vs random (Black)"), std::string::npos) << play.out();
+}
+
 TEST(EndToEnd, ServeOnAPortInUseFailsClearly) {
   asio::io_context io;
   asio::ip::tcp::acceptor taken(io, {asio::ip::address_v4::loopback(), 0});

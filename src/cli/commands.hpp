@@ -1,6 +1,8 @@
 #pragma once
 // `arena <command>`: each command registers itself on the app and sets the exit code it ends with.
 #include <CLI/CLI.hpp>
+#include <map>
+#include <string>
 
 #include "core/rules.hpp"
 #include "games/registry.hpp"
@@ -39,6 +41,24 @@ void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options);
 // The player those options and the move time describe.
 std::unique_ptr<Player> make_built_in_player(const GameInfo& game,
                                              const BuiltInPlayerOptions& options, int move_time_ms);
+
+// Turns a name (any case) into its enum value for an option; anything else is refused with the
+// list of names, e.g. "--player: 'foo' is not one of: engine, greedy, random".
+template <class Enum>
+CLI::Validator one_of(std::map<std::string, Enum> names) {
+  std::string list;
+  for (const auto& [name, value] : names) list += (list.empty() ? "" : ", ") + name;
+  return CLI::Validator(
+      [names = std::move(names), list](std::string& text) -> std::string {
+        std::string lower = text;
+        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const auto it = names.find(lower);
+        if (it == names.end()) return "'" + text + "' is not one of: " + list;
+        text = std::to_string(static_cast<int>(it->second));
+        return {};
+      },
+      "");
+}
 
 // --moves-per-player and --limit-rule.
 void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule);

@@ -32,7 +32,8 @@ void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule) {
   cmd.add_option("--limit-rule", rule,
                  "At the move limit: draw (the course's rule) or more-stones (the course server's "
                  "behaviour: more stones wins)")
-      ->transform(CLI::CheckedTransformer(rules, CLI::ignore_case))
+      ->transform(one_of(rules))
+      ->type_name("NAME")
       ->default_str("draw");
 }
 
@@ -50,7 +51,8 @@ void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options) {
                                                 {"greedy", PlayerKind::Greedy},
                                                 {"random", PlayerKind::Random}};
   cmd.add_option("--player", options.kind, "Built-in player: engine, greedy (one ply) or random")
-      ->transform(CLI::CheckedTransformer(kinds, CLI::ignore_case))
+      ->transform(one_of(kinds))
+      ->type_name("NAME")
       ->default_str("engine");
   cmd.add_option("--seed", options.seed, "Seed for the random and greedy players")
       ->capture_default_str();

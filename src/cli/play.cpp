@@ -51,10 +51,12 @@ void add_play(CLI::App& app, int& exit_code) {
                                               {"human", SeatKind::Human}};
   add_game_argument(*cmd, o->game);
   cmd->add_option("--white", o->white, "White player: engine, random, greedy or human")
-      ->transform(CLI::CheckedTransformer(kinds, CLI::ignore_case))
+      ->transform(one_of(kinds))
+      ->type_name("NAME")
       ->default_str("engine");
   cmd->add_option("--black", o->black, "Black player: engine, random, greedy or human")
-      ->transform(CLI::CheckedTransformer(kinds, CLI::ignore_case))
+      ->transform(one_of(kinds))
+      ->type_name("NAME")
       ->default_str("random");
   cmd->add_option("--move-time", o->move_time_ms,
                   "Engine time per move in ms (default: the course's)")
