@@ -248,7 +248,9 @@ TEST(SoccerView, AWholeGameFromTheCourseLogEndsInTheGoal) {
     for (int i = 0; i < n; ++i) {
       int d = 0;
       fields >> d;
-      text += " " + std::to_string(d);
+      ASSERT_TRUE(d >= 0 && d < 8) << line;
+      text += ' ';
+      text += static_cast<char>('0' + d);
       x += dx[d];
       y += dy[d];
       points.push_back(json::array({x, y}));

@@ -167,7 +167,7 @@ TEST_F(WebAppTest, TournamentStandingsKeepTheirOrder) {
   EXPECT_TRUE(get_json("/api/tournament?path=run1")["standings"].is_null());
 }
 
-TEST(TournamentStandings, ResultsJsonIsFlattenedIntoTables) {
+TEST(ViewerStandings, ResultsJsonIsFlattenedIntoTables) {
   // The shape of docs/tournament.md's results.json, cut down to two players.
   const auto results = nlohmann::ordered_json::parse(R"({
     "format": "arena-tournament-results", "version": 1, "game": "fission",
