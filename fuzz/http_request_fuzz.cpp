@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -11,9 +12,14 @@
 #include "view/web_app.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static std::string dir;  // the empty served folder, removed when the fuzzer exits
   static arena::view::WebApp* app = [] {
-    std::string dir = (std::filesystem::temp_directory_path() / "arena-fuzz-XXXXXX").string();
+    dir = (std::filesystem::temp_directory_path() / "arena-fuzz-XXXXXX").string();
     if (::mkdtemp(dir.data()) == nullptr) __builtin_trap();
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    });
     return new arena::view::WebApp(dir);
   }();
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

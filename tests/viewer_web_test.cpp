@@ -10,7 +10,9 @@
 #include <thread>
 
 #include "referee/record.hpp"
+#include "support/process.hpp"
 #include "support/temp_dir.hpp"
+#include "view/tournament_standings.hpp"
 #include "view/web_app.hpp"
 #include "view/web_server.hpp"
 
@@ -163,6 +165,78 @@ TEST_F(WebAppTest, TournamentStandingsKeepTheirOrder) {
   EXPECT_EQ(j["games"][0]["path"], "cup/r1.json");
   EXPECT_EQ(get("/api/tournament?path=run1").status, 200);  // a folder without standings
   EXPECT_TRUE(get_json("/api/tournament?path=run1")["standings"].is_null());
+}
+
+TEST(ViewerStandings, ResultsJsonIsFlattenedIntoTables) {
+  // The shape of docs/tournament.md's results.json, cut down to two players.
+  const auto results = nlohmann::ordered_json::parse(R"({
+    "format": "arena-tournament-results", "version": 1, "game": "fission",
+    "settings": {"seed": 1}, "games_played": 2, "games_total": 2, "complete": true,
+    "standings": [
+      {"rank": 1, "name": "deep", "points": 6, "games": 2, "wins": 2, "draws": 0, "losses": 0,
+       "as_white": {"wins": 1, "draws": 0, "losses": 0},
+       "as_black": {"wins": 1, "draws": 0, "losses": 0}, "rating": 280.2},
+      {"rank": 2, "name": "rnd", "points": 0, "games": 2, "wins": 0, "draws": 0, "losses": 2,
+       "as_white": {"wins": 0, "draws": 0, "losses": 1},
+       "as_black": {"wins": 0, "draws": 0, "losses": 1}, "rating": -280.2}],
+    "crosstable": {"participants": ["deep", "rnd"],
+      "cells": [[null, {"as_white": "W", "as_black": "W", "points": 6}],
+                [{"as_white": "L", "as_black": "", "points": 0}, null]]},
+    "games": [{"game": 1}]})");
+  EXPECT_EQ(standings_from_results(results).dump(),
+            R"({"game":"fission","games_played":2,"games_total":2,"complete":true,)"
+            R"("standings":[{"rank":1,"name":"deep","points":6,"games":2,"wins":2,"draws":0,)"
+            R"("losses":0,"as_white":"1-0-0","as_black":"1-0-0","rating":280.2},)"
+            R"({"rank":2,"name":"rnd","points":0,"games":2,"wins":0,"draws":0,"losses":2,)"
+            R"("as_white":"0-0-1","as_black":"0-0-1","rating":-280.2}],)"
+            R"("crosstable":[{"name":"deep","rnd":"WW"},{"name":"rnd","deep":"L."}]})");
+  EXPECT_EQ(standings_from_results(nlohmann::ordered_json::parse("[1]")).dump(), "{}");
+  EXPECT_EQ(standings_from_results(nlohmann::ordered_json::parse(
+                                       R"({"standings":[1,{"a":{}}],"crosstable":{"cells":3}})"))
+                .dump(),
+            R"({"standings":[{"a":"{}"}],"crosstable":[]})");
+}
+
+// A folder written by `arena tournament` (journal.jsonl, results.json, standings.md, games/):
+// the viewer lists it as a tournament and shows the standings of its results.json.
+TEST_F(WebAppTest, ARealTournamentFolderShowsItsStandings) {
+  using namespace std::chrono_literals;
+  const fs::path event = root_ / "event";
+  testing::Process p({ARENA_BINARY, "tournament", "fission", "-a", "rnd: random", "-a", "greedy",
+                      "--seed", "5", "--warmup", "0", "--moves-per-player", "8", "-j", "1", "-o",
+                      event.string()});
+  ASSERT_EQ(p.wait(60s), 0) << p.out() << p.err();
+  ASSERT_TRUE(fs::is_regular_file(event / "journal.jsonl"));
+  ASSERT_FALSE(fs::exists(event / "standings.json"));
+  nlohmann::json results;
+  std::ifstream(event / "results.json") >> results;
+
+  const auto list = get_json("/api/list");
+  EXPECT_NE(std::find(list["tournaments"].begin(), list["tournaments"].end(),
+                      nlohmann::json{{"path", "event"}}),
+            list["tournaments"].end())
+      << list.dump();
+  const auto j = get_json("/api/tournament?path=event");
+  EXPECT_FALSE(j.contains("standings_error")) << j.dump();
+  EXPECT_EQ(j["games"].size(), 2u);  // a double round robin of two: the records, not results.json
+  for (const auto& g : j["games"])
+    EXPECT_EQ(g["path"].get<std::string>().rfind("event/games/", 0), 0u) << g.dump();
+  const auto& s = j["standings"];
+  EXPECT_EQ(s["game"], "fission");
+  EXPECT_EQ(s["games_played"], 2);
+  EXPECT_EQ(s["complete"], true);
+  ASSERT_EQ(s["standings"].size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& want = results["standings"][i];
+    const auto& row = s["standings"][i];
+    EXPECT_EQ(row["name"], want["name"]);
+    EXPECT_EQ(row["rank"], want["rank"]);
+    EXPECT_EQ(row["points"], want["points"]);
+    EXPECT_EQ(row["as_white"], std::to_string(want["as_white"]["wins"].get<int>()) + "-" +
+                                   std::to_string(want["as_white"]["draws"].get<int>()) + "-" +
+                                   std::to_string(want["as_white"]["losses"].get<int>()));
+  }
+  EXPECT_EQ(s["crosstable"].size(), 2u);
 }
 
 TEST_F(WebAppTest, NothingOutsideTheFolderCanBeReached) {

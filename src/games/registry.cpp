@@ -7,9 +7,12 @@
 #include "games/fission/view.hpp"
 #include "games/game_info.hpp"
 #include "games/morris/eval.hpp"
+#include "games/morris/view.hpp"
 #include "games/murus/course_log.hpp"
 #include "games/murus/eval.hpp"
+#include "games/murus/view.hpp"
 #include "games/soccer/game_info.hpp"
+#include "games/soccer/view.hpp"
 
 namespace arena {
 namespace {
@@ -42,17 +45,27 @@ std::span<const GameInfo> registry() {
                                     .default_move_time_ms = 1000,
                                     .default_moves_per_player = 60,
                                     .bench_perft_depth = 6,
-                                    .course_log = &kMurusLog}),
+                                    .course_log = &kMurusLog,
+                                    .view = [](const AnyState& s) {
+                                      return murus::view(typed_state<murus::State>(s));
+                                    }}),
       make_game_info<morris::State>({.name = "morris",
                                      .title = "Nine Men's Morris",
                                      .move_example = "a1",
-                                     .default_move_time_ms = 60000}),
+                                     .default_move_time_ms = 60000,
+                                     .view = [](const AnyState& s) {
+                                       return morris::view(typed_state<morris::State>(s));
+                                     }}),
       soccer::game_info({.name = "soccer",
                          .title = "Paper Soccer",
                          .move_example = "3 0 1 7",
                          .default_move_time_ms = 10000,
                          .bench_perft_depth = 6,
-                         .bench_search_depth = 10}),
+                         .bench_search_depth = 10,
+                         .view = [](const AnyState& s) {
+                           const soccer::Adapter& a = soccer::adapter_of(s);
+                           return soccer::view(a.typed(), a.turns());
+                         }}),
   };
   return games;
 }

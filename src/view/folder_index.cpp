@@ -37,8 +37,8 @@ std::string read_bounded(const fs::path& file, std::uintmax_t max_bytes) {
 
 bool is_tournament_folder(const fs::path& dir) {
   std::error_code ec;
-  if (fs::is_regular_file(dir / "standings.json", ec)) return true;
-  for (const auto* name : {"journal.jsonl", "journal.json", "journal.txt"})
+  for (const auto* name :
+       {"standings.json", "results.json", "journal.jsonl", "journal.json", "journal.txt"})
     if (fs::is_regular_file(dir / name, ec)) return true;
   return false;
 }
@@ -103,7 +103,8 @@ nlohmann::json FolderIndex::list(const fs::path& under) {
       continue;
     }
     const fs::path& p = e.path();
-    if (p.extension() != ".json" || p.filename() == "standings.json" || !e.is_regular_file(ec2))
+    if (p.extension() != ".json" || p.filename() == "standings.json" ||
+        p.filename() == "results.json" || !e.is_regular_file(ec2))
       continue;
     if (auto s = summary(p)) {
       const auto age = fs::file_time_type::clock::now() - e.last_write_time(ec2);

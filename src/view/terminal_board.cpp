@@ -154,7 +154,8 @@ std::string draw_morris(const json& v, const json* prev, bool color) {
     out += line + "\n";
   }
   out += paint("  a  b  c  d  e  f  g", kDim, color) + "\n";
-  if (field(v, "inHand").is_object())
+  // The games' captions already say how many pieces are in hand; a bare view gets a line.
+  if (field(v, "inHand").is_object() && !field(v, "caption").is_string())
     out += fmt::format("In hand: White {}, Black {}\n",
                        int_field(field(v, "inHand"), "white", 0, 0, 99),
                        int_field(field(v, "inHand"), "black", 0, 0, 99));

@@ -9,6 +9,7 @@
 #include "view/assets.hpp"
 #include "view/game_views.hpp"
 #include "view/safe_path.hpp"
+#include "view/tournament_standings.hpp"
 
 namespace arena::view {
 namespace fs = std::filesystem;
@@ -133,21 +134,23 @@ HttpResponse WebApp::tournament(const HttpRequest& request) {
   auto out = nlohmann::ordered_json::parse(index_.list(dir).dump());
   out["path"] = index_.relative_name(dir);
   out["standings"] = nullptr;
-  const fs::path standings = dir / "standings.json";
+  // standings.json is shown as it is; without it, the standings `arena tournament` writes in
+  // results.json when the event ends (flattened into tables).
   std::error_code ec;
-  if (fs::is_regular_file(standings, ec)) {
+  const bool own = fs::is_regular_file(dir / "standings.json", ec);
+  const fs::path file = dir / (own ? "standings.json" : "results.json");
+  if (fs::is_regular_file(file, ec)) {
     try {
-      auto j =
-          nlohmann::ordered_json::parse(read_bounded(standings, kMaxRecordBytes), nullptr, false);
+      auto j = nlohmann::ordered_json::parse(read_bounded(file, kMaxRecordBytes), nullptr, false);
       if (j.is_discarded())
-        out["standings_error"] = "standings.json is not valid JSON (being rewritten?)";
+        out["standings_error"] = file.filename().string() + " is not valid JSON (being rewritten?)";
       else
-        out["standings"] = std::move(j);
+        out["standings"] = own ? std::move(j) : standings_from_results(j);
     } catch (const std::exception& e) {
       out["standings_error"] = e.what();
     }
   }
-  out["version"] = file_version(standings);
+  out["version"] = file_version(file);
   return json_response(out.dump());
 }
 

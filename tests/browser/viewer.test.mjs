@@ -69,6 +69,11 @@ before(async () => {
   // A tournament folder: standings and one game in it.
   execFileSync(arena, ["play", "fission", "--white", "random", "--black", "greedy", "--seed", "3", "-q",
     "--record", join(root, "cup", "round1.json")]);
+  // One finished game of each other game, between built-in players (fixed seeds).
+  mkdirSync(join(root, "games"), { recursive: true });
+  for (const game of ["murus", "morris", "soccer"])
+    execFileSync(arena, ["play", game, "--white", "greedy", "--black", "random", "--seed", "5", "-q",
+      "--record", join(root, "games", `${game}.json`)]);
   writeFileSync(join(root, "cup", "standings.json"), JSON.stringify({
     event: "cup", rounds: 1,
     standings: [{ rank: 1, player: "greedy", points: 1, games: 1 }, { rank: 2, player: "random", points: 0, games: 1 }],
@@ -252,6 +257,73 @@ test("the page draws every kind of view the games give (towers, Morris, Soccer p
     paths: ["path white", "path black last"], pathPoints: [2, 3], ball: "1,2",
     lattice: 9 * 11 + 6, text: "a board",
   });
+});
+
+// Opens a record on the page and goes to its last ply; gives the API's record (with its views).
+async function openLastPly(path) {
+  const rec = await (await fetch(baseUrl + "api/record?path=" + encodeURIComponent(path))).json();
+  assert.equal(rec.replay_error, undefined);
+  const n = rec.moves.length;
+  assert.ok(n > 2, `${path}: a real game, ${n} plies`);
+  await page.goto(baseUrl + "#game=" + encodeURIComponent(path));
+  await page.locator("#moves li").nth(n - 1).waitFor();
+  await page.click("#last");
+  await waitFor(`${path}: the last ply`, async () =>
+    (await page.textContent("#ply-info")).startsWith(`Ply ${n}/${n}:`), 10000);
+  return rec;
+}
+
+test("a Murus Gallicus game is drawn as a 7x8 grid of walls and towers", async () => {
+  const rec = await openLastPly("games/murus.json");
+  const view = rec.views.at(-1);
+  assert.equal(view.kind, "grid");
+  const drawn = await page.$$eval("#board svg.board-grid [data-cell]", (gs) =>
+    gs.map((g) => [g.getAttribute("data-cell"), g.getAttribute("data-stack"), g.querySelectorAll(".stone").length]));
+  assert.equal(drawn.length, 56);
+  assert.deepEqual(drawn.map(([cell]) => cell).filter((c, i) => i % 8 === 0), ["A1", "B1", "C1", "D1", "E1", "F1", "G1"]);
+  assert.deepEqual(Object.fromEntries(drawn.map(([c, stack]) => [c, stack])), cellsOfView(view));
+  // Every stone is a disc: a tower two, a wall one; as many as the view counts for each side.
+  const stones = drawn.reduce((sum, [, , discs]) => sum + discs, 0);
+  assert.equal(stones, view.counts.white + view.counts.black);
+  for (const [cell, stack, discs] of drawn) assert.equal(discs, stack.length, cell);
+  assert.equal(await page.locator("#board .stone.white").count(), view.counts.white);
+  await page.screenshot({ path: join(outDir, "viewer-murus.png") });
+});
+
+test("a Nine Men's Morris game is drawn with its 24 points and the pieces in hand", async () => {
+  const rec = await openLastPly("games/morris.json");
+  const view = rec.views.at(-1);
+  assert.equal(view.kind, "morris");
+  assert.equal(Object.keys(view.points).length, 24);
+  const drawn = await page.$$eval("#board svg.board-morris [data-point]", (gs) =>
+    Object.fromEntries(gs.map((g) => [g.getAttribute("data-point"), g.getAttribute("data-piece")])));
+  assert.deepEqual(drawn, view.points);
+  const pieces = Object.values(view.points).filter((p) => p).length;
+  assert.equal(await page.locator("#board [data-point] .stone").count(), pieces);
+  assert.equal(await page.locator("#board .morris-line").count(), 16);
+  // A position still placing shows the pieces in hand beside the board.
+  const placing = rec.views.findIndex((v) => v.inHand.white + v.inHand.black === 15);
+  assert.ok(placing > 0);
+  await page.click(`#moves li:nth-child(${placing})`);
+  assert.equal(await page.locator("#board .in-hand").count(), 15);
+  assert.equal(await page.locator("#board [data-point] .stone").count(),
+    Object.values(rec.views[placing].points).filter((p) => p).length);
+  await page.screenshot({ path: join(outDir, "viewer-morris.png") });
+});
+
+test("a Paper Soccer game is drawn with the ball's whole path, turn by turn", async () => {
+  const rec = await openLastPly("games/soccer.json");
+  const view = rec.views.at(-1);
+  assert.equal(view.kind, "soccer");
+  assert.equal(view.turns.length, rec.moves.length);
+  const paths = await page.$$eval("#board svg.board-soccer polyline.path", (ps) =>
+    ps.map((p) => [p.getAttribute("class"), p.getAttribute("points").split(" ").length]));
+  // One polyline per turn, in its side's colour, as many points as the turn's steps + 1.
+  assert.deepEqual(paths, rec.moves.map((m, i) => [
+    `path ${m.side}${i === rec.moves.length - 1 ? " last" : ""}`, m.move.split(" ").length]));
+  assert.equal(await page.getAttribute("#board [data-ball]", "data-ball"), view.ball.join(","));
+  assert.equal(await page.locator("#board .lattice").count(), 9 * 11 + 6);
+  await page.screenshot({ path: join(outDir, "viewer-soccer.png") });
 });
 
 test("the page made no script errors", () => {

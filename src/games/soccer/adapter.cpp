@@ -20,8 +20,11 @@ Parsed<std::string> Adapter::play(std::string_view text) {
   if (s_.over()) return Parsed<std::string>::fail("the game is over");
   auto turn = parse_turn(text);
   if (!turn) return Parsed<std::string>::fail(turn.error);
+  const Side mover = s_.side_to_move();
+  const auto from = static_cast<std::uint8_t>(s_.ball());
   const TurnCheck check = play_turn(s_, *turn.value);
   if (!check) return Parsed<std::string>::fail(check.detail);
+  turns_.push_back({mover, from, *turn.value});
   return Parsed<std::string>::ok(turn_text(*turn.value));
 }
 
