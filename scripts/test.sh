@@ -25,7 +25,7 @@ cmake --build --preset clang -j "$jobs"
 
 echo "== libFuzzer run of the line-protocol parser (clang)"
 cmake --preset fuzz -DARENA_WERROR=ON >/dev/null
-cmake --build --preset fuzz -j "$jobs"
+cmake --build --preset fuzz -j "$jobs" --target fuzz_course_lines fuzz_java_serial fuzz_http_request
 mkdir -p build/fuzz/corpus
 cp -n fuzz/corpus/course_lines/* build/fuzz/corpus/ 2>/dev/null || true
 ./build/fuzz/fuzz_course_lines -max_total_time="${ARENA_FUZZ_SECONDS:-30}" -max_len=4096 \
