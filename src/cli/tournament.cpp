@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
-#include "referee/process_runner.hpp"
+#include "referee/child_process.hpp"
 #include "tournament/event_runner.hpp"
 #include "tournament/match_runner.hpp"
 
@@ -50,7 +50,8 @@ void handle_stop_signals(const fs::path& dir) {
   std::thread([set, dir] {
     int signo = 0;
     if (sigwait(&set, &signo) != 0) return;
-    kill_all_running_process_groups();
+    // SIGTERM first: a referee running as a child ends its own bots.
+    kill_all_child_groups(std::chrono::milliseconds(300));
     const std::string msg = fmt::format(
         "\narena tournament stopped by signal {}; finished games are kept. Continue with: "
         "arena tournament --resume {}\n",
