@@ -15,8 +15,10 @@ void add_bench(CLI::App& app, int& exit_code) {
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("--game", o->game, "Only this game");
-  cmd->add_option("--perft-depth", o->perft_depth, "Perft depth (default: per game)")->check(CLI::Range(1, 12));
-  cmd->add_option("--search-depth", o->search_depth, "Search depth (default: per game)")->check(CLI::Range(1, 40));
+  cmd->add_option("--perft-depth", o->perft_depth, "Perft depth (default: per game)")
+      ->check(CLI::Range(1, 12));
+  cmd->add_option("--search-depth", o->search_depth, "Search depth (default: per game)")
+      ->check(CLI::Range(1, 40));
   cmd->callback([o, &exit_code] {
     if (!o->game.empty() && !find_game(o->game)) {
       fmt::print(stderr, "error: unknown game '{}' (known: {})\n", o->game, game_names());
@@ -31,7 +33,8 @@ void add_bench(CLI::App& app, int& exit_code) {
       const int pd = o->perft_depth ? o->perft_depth : g.bench_perft_depth;
       const auto t0 = std::chrono::steady_clock::now();
       const std::uint64_t nodes = g.perft(*start, pd);
-      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double secs =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const int sd = o->search_depth ? o->search_depth : g.bench_search_depth;
       const SearchBench sb = g.bench_search(*start, sd);
       const double ssecs = std::max(1.0, static_cast<double>(sb.elapsed.count())) / 1000.0;

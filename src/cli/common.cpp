@@ -14,7 +14,9 @@ CLI::Option* add_game_argument(CLI::App& cmd, std::string& game) {
       ->check(CLI::IsMember(names));
 }
 
-const GameInfo& game_named(const std::string& name) { return *find_game(name); }
+const GameInfo& game_named(const std::string& name) {
+  return *find_game(name);
+}
 
 void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule) {
   // The help names each game's own limit, from the registry.

@@ -37,7 +37,8 @@ void add_connect(CLI::App& app, int& exit_code) {
   cmd->add_option("--player", o->kind, "Built-in player: engine, greedy (one ply) or random")
       ->transform(CLI::CheckedTransformer(kinds, CLI::ignore_case))
       ->default_str("engine");
-  cmd->add_option("--seed", o->seed, "Seed for the random and greedy players")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed for the random and greedy players")
+      ->capture_default_str();
   cmd->add_flag("--verbose,-v", o->client.verbose, "Print every message and the board");
   cmd->callback([o, &exit_code] {
     const GameInfo& g = game_named(o->game);

@@ -27,7 +27,8 @@ std::string HumanPlayer::choose(const AnyState& state) {
     fmt::print(out_, "Your move: ");
     out_.flush();
     std::string line;
-    if (!std::getline(in_, line)) throw std::runtime_error("input closed before a move was entered");
+    if (!std::getline(in_, line))
+      throw std::runtime_error("input closed before a move was entered");
     const std::string_view text = trim(line);
     if (text.empty()) continue;
     if (text.size() > 64) {

@@ -8,7 +8,8 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "arena: referee servers, clients, engines and tools for the course board games "
-      "(" + arena::game_names() + ")",
+      "(" +
+          arena::game_names() + ")",
       "arena"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "arena 0.1.0");
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   arena::cli::add_soccer_referee(app, exit_code);
   arena::cli::add_soccer_ref(app, exit_code);
   arena::cli::add_soccer_view(app, exit_code);
+  arena::cli::add_soccer_bot(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -56,7 +56,8 @@ void add_play(CLI::App& app, int& exit_code) {
   cmd->add_option("--black", o->black, "Black player: engine, random, greedy or human")
       ->transform(CLI::CheckedTransformer(kinds, CLI::ignore_case))
       ->default_str("random");
-  cmd->add_option("--move-time", o->move_time_ms, "Engine time per move in ms (default: the course's)")
+  cmd->add_option("--move-time", o->move_time_ms,
+                  "Engine time per move in ms (default: the course's)")
       ->check(CLI::Range(1, 3'600'000));
   cmd->add_option("--depth", o->depth, "Engine searches to this depth instead (deterministic)")
       ->check(CLI::Range(1, 60));
@@ -99,7 +100,7 @@ void add_play(CLI::App& app, int& exit_code) {
         exit_code = 1;
         return;
       }
-      const char* winner = r.outcome == Outcome::Draw ? "draw"
+      const char* winner = r.outcome == Outcome::Draw        ? "draw"
                            : r.outcome == Outcome::WhiteWins ? "White wins"
                                                              : "Black wins";
       if (r.outcome == Outcome::Draw)

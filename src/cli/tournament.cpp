@@ -75,7 +75,9 @@ void add_tournament(CLI::App& app, int& exit_code) {
       "  [NAME:] soccer-ref 0|1|2             a Paper Soccer reference bot\n"
       "  [NAME:] command SHELL-COMMAND        an external agent, run by /bin/sh in the current\n"
       "                                       directory; arena appends the protocol's arguments\n"
-      "                                       (Fission, Murus Gallicus: host and port)\n"
+      "                                       (Fission, Murus Gallicus: host and port;\n"
+      "                                       Morris: White or Black, see --morris-ports;\n"
+      "                                       Paper Soccer: nothing, it is a bot command)\n"
       "Files in the event folder: standings.md, standings.csv, crosstable.csv, games.csv,\n"
       "results.json, journal.jsonl, "
       "games/NNN-WHITE-vs-BLACK.{json,log,server.txt,white.log,black.log}.\n"
@@ -129,13 +131,25 @@ void add_tournament(CLI::App& app, int& exit_code) {
   cmd->add_option("--concurrency,-j", o->concurrency, "Games played at once (default: cores)")
       ->check(CLI::Range(1, 256));
   cmd->add_flag("--quiet,-q", o->quiet, "No line per finished game");
+  const std::map<std::string, tournament::MorrisPorts> morris_ports{
+      {"env", tournament::MorrisPorts::Env},
+      {"args", tournament::MorrisPorts::Args},
+      {"course", tournament::MorrisPorts::Course}};
+  auto* ports =
+      cmd->add_option("--morris-ports", o->settings.morris_ports,
+                      "Morris: how an external agent (run as 'COMMAND White|Black') finds the "
+                      "server's free ports: env (ARENA_HOST, ARENA_WHITE_PORT, ARENA_BLACK_PORT "
+                      "in its environment), args (also '--white-port P --black-port Q' appended), "
+                      "or course (the server on the course's 5800/5801; one game at a time)")
+          ->transform(CLI::CheckedTransformer(morris_ports))
+          ->default_str("env");
   auto* resume = cmd->add_option("--resume", o->resume,
                                  "Continue the event in this folder (after a kill): plays only "
                                  "the missing games, with the settings stored there");
   cmd->add_flag("--list-games", o->list_games,
                 "Print the games arena can run tournaments of, one per line");
   for (auto* opt :
-       {static_cast<CLI::Option*>(file), agent, out, seed, move_time, warmup, connect, cap})
+       {static_cast<CLI::Option*>(file), agent, out, seed, move_time, warmup, connect, cap, ports})
     resume->excludes(opt);
 
   cmd->callback([o, cmd, &exit_code] {
