@@ -120,9 +120,11 @@ class SoccerGame {
   }
 
   void play() {
-    if (!bots_[0]->write(wire::start_line(), o_.wall_per_turn))
+    if (!bots_[0]->write(wire::start_line(), o_.wall_per_turn)) {
+      bots_[0]->wait_exit(milliseconds(1000));  // a bot that closed its input is ending
       return lose(0, "disconnect",
                   "player 1 did not take the S line (" + bots_[0]->exit_description() + ")");
+    }
     while (true) {
       const int p = index(state_->side_to_move());
       const auto read = bots_[p]->read_line({o_.wall_per_turn, o_.cpu_per_turn, cpu_mark_[p]});
@@ -159,10 +161,12 @@ class SoccerGame {
         return;
       }
       const int q = 1 - p;
-      if (!bots_[q]->write(wire::move_line(to_frame_of(q, referee_steps)), o_.wall_per_turn))
+      if (!bots_[q]->write(wire::move_line(to_frame_of(q, referee_steps)), o_.wall_per_turn)) {
+        bots_[q]->wait_exit(milliseconds(1000));  // a bot that closed its input is ending
         return lose(q, "disconnect",
                     fmt::format("{} no longer reads its input ({})", player_name(q),
                                 bots_[q]->exit_description()));
+      }
     }
   }
 

@@ -19,6 +19,9 @@ using std::chrono::milliseconds;
 
 // After the game, agents get this long to exit by themselves before their groups are killed.
 constexpr milliseconds kExitGrace{2000};
+// After a forfeit, this long: an agent that left by dying is still ending when its connection
+// closes, and must be seen as crashed.
+constexpr milliseconds kForfeitGrace{300};
 
 // What the server's thread tells the runner's thread.
 struct SeatWatch {
@@ -149,7 +152,7 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
   for (Side side : {Side::White, Side::Black}) {
     auto& a = agents[index(side)];
     if (!a) continue;
-    by_itself[index(side)] = a->wait_exit(forfeit ? milliseconds(0) : kExitGrace);
+    by_itself[index(side)] = a->wait_exit(forfeit ? kForfeitGrace : kExitGrace);
     clean[index(side)] = a->exited_cleanly();
     a->kill_group();
     status[index(side)] = a->exit_description();
