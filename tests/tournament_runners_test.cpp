@@ -295,6 +295,52 @@ TEST(TournamentRunners, SoccerMisbehavingBotsLose) {
   expect_no_process_left(tmp.path());
 }
 
+// While a game is played, <stem>.json in the event folder is its live record with the
+// participants' names (what `arena web` follows), for every protocol.
+TEST(TournamentRunners, GamesAreLiveInTheEventFolder) {
+  TempDir tmp;
+  const std::map<std::string, std::string> silent = {
+      {"fission", "command bash " +
+                      (fs::path(ARENA_TEST_DATA) / "tournament" / "agents" / "silent.sh").string()},
+      {"morris", "command bash " + (agents_dir("morris") / "silent.sh").string()},
+      {"soccer", "command bash " + (agents_dir("soccer") / "silent.sh").string()},
+  };
+  for (const auto& [game, agent] : silent) {
+    const auto dir = tmp.path() / game;
+    // The silent agent loses on time after a second: the game is live that long.
+    Process p({ARENA_BINARY, "tournament", game, "-a", "rnd: random", "-a", "silent: " + agent,
+               "--move-time", game == "soccer" ? "500" : "1000", "--warmup", "0", "-j", "1", "-o",
+               dir.string()});
+    bool seen_live = false;
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (!seen_live && std::chrono::steady_clock::now() < deadline && !p.wait(0ms)) {
+      std::error_code ec;
+      for (const auto& e : fs::directory_iterator(dir / "games", ec)) {
+        if (e.path().extension() != ".json") continue;
+        try {
+          const GameRecord r = read_record(e.path());
+          if (r.reason != kInProgressReason) continue;
+          EXPECT_EQ(r.outcome, Outcome::Ongoing);
+          EXPECT_TRUE(r.white.name == "rnd" || r.white.name == "silent") << r.white.name;
+          EXPECT_TRUE(r.black.name == "rnd" || r.black.name == "silent") << r.black.name;
+          EXPECT_EQ(r.game, game);
+          seen_live = true;
+        } catch (const std::exception&) {
+          // Not there yet, or replaced while read.
+        }
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+    EXPECT_TRUE(seen_live) << game;
+    ASSERT_EQ(p.wait(120s), 0) << p.out() << p.err();
+    const auto results = read_json(dir / "results.json");
+    for (const auto& g : results["games"]) {
+      EXPECT_EQ(g["end"], "timeout") << g;
+      EXPECT_EQ(read_record(dir / g["record"].get<std::string>()).reason, "timeout");
+    }
+  }
+}
+
 TEST(TournamentRunners, ClearErrors) {
   TempDir tmp;
   Process limit({ARENA_BINARY, "tournament", "soccer", "-a", "random", "-a", "greedy",
