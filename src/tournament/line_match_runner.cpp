@@ -24,21 +24,10 @@ class LineGame final : public ServedGame {
   AgentLaunch agent(const Participant& p, Side, std::uint64_t seed) const override {
     const std::string port = std::to_string(port_);
     if (p.kind == AgentKind::Command) return {p.command + " " + kAgentHost + " " + port, {}};
-    std::vector<std::string> argv = {req_.arena_binary.string(),
-                                     "connect",
-                                     std::string(req_.game->name),
-                                     kAgentHost,
-                                     port,
-                                     "--player",
-                                     std::string(agent_kind_name(p.kind)),
-                                     "--seed",
-                                     std::to_string(seed),
-                                     "--move-time",
-                                     std::to_string(p.time_ms > 0 ? p.time_ms : req_.move_time_ms)};
-    if (p.depth > 0) {
-      argv.push_back("--depth");
-      argv.push_back(std::to_string(p.depth));
-    }
+    std::vector<std::string> argv = {req_.arena_binary.string(), "connect",
+                                     std::string(req_.game->name), kAgentHost, port};
+    const auto player = builtin_player_args(req_, p, seed);
+    argv.insert(argv.end(), player.begin(), player.end());
     return {exec_command(argv), {}};
   }
 

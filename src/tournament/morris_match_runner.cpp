@@ -52,17 +52,9 @@ class MorrisGame final : public ServedGame {
                                      "--black-port",
                                      black,
                                      "--connect-timeout",
-                                     std::to_string(connect_s),
-                                     "--player",
-                                     std::string(agent_kind_name(p.kind)),
-                                     "--seed",
-                                     std::to_string(seed),
-                                     "--move-time",
-                                     std::to_string(p.time_ms > 0 ? p.time_ms : req_.move_time_ms)};
-    if (p.depth > 0) {
-      argv.push_back("--depth");
-      argv.push_back(std::to_string(p.depth));
-    }
+                                     std::to_string(connect_s)};
+    const auto player = builtin_player_args(req_, p, seed);
+    argv.insert(argv.end(), player.begin(), player.end());
     return {exec_command(argv), {}};
   }
 

@@ -75,6 +75,19 @@ void move_course_log(const std::filesystem::path& run_dir, const std::filesystem
 
 }  // namespace
 
+std::vector<std::string> builtin_player_args(const MatchRequest& req, const Participant& p,
+                                             std::uint64_t seed) {
+  std::vector<std::string> args = {
+      "--player",    std::string(agent_kind_name(p.kind)),
+      "--seed",      std::to_string(seed),
+      "--move-time", std::to_string(p.time_ms > 0 ? p.time_ms : req.move_time_ms)};
+  if (p.depth > 0) {
+    args.push_back("--depth");
+    args.push_back(std::to_string(p.depth));
+  }
+  return args;
+}
+
 std::string exec_command(const std::vector<std::string>& argv) {
   std::string command = "exec";
   for (const auto& a : argv) {

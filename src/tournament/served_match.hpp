@@ -48,6 +48,11 @@ using ServeGame =
 
 GameRecord play_served_game(const MatchRequest& request, const ServeGame& serve);
 
+// The options of a built-in agent's command (arena connect, mulino, soccer-bot): --player, --seed,
+// --move-time (its own time or the event's) and --depth.
+std::vector<std::string> builtin_player_args(const MatchRequest& request, const Participant& p,
+                                             std::uint64_t seed);
+
 // `exec` and the words, each quoted for /bin/sh.
 std::string exec_command(const std::vector<std::string>& argv);
 

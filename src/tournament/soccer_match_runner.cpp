@@ -31,18 +31,9 @@ std::string bot_command(const MatchRequest& req, const Participant& p, std::uint
     command = exec_command({req.arena_binary.string(), "soccer-ref", "silent",
                             std::to_string(p.level), std::to_string(seed)});
   } else {
-    std::vector<std::string> argv = {req.arena_binary.string(),
-                                     "soccer-bot",
-                                     "--player",
-                                     std::string(agent_kind_name(p.kind)),
-                                     "--seed",
-                                     std::to_string(seed),
-                                     "--move-time",
-                                     std::to_string(p.time_ms > 0 ? p.time_ms : req.move_time_ms)};
-    if (p.depth > 0) {
-      argv.push_back("--depth");
-      argv.push_back(std::to_string(p.depth));
-    }
+    std::vector<std::string> argv = {req.arena_binary.string(), "soccer-bot"};
+    const auto player = builtin_player_args(req, p, seed);
+    argv.insert(argv.end(), player.begin(), player.end());
     command = exec_command(argv);
   }
   // The referee's stderr is its transcript: each bot's messages go to a file of its own.
