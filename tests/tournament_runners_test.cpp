@@ -341,6 +341,26 @@ TEST(TournamentRunners, GamesAreLiveInTheEventFolder) {
   }
 }
 
+// A Paper Soccer game still running at the event's cap is stopped (referee and bots) and counted
+// as an aborted game, a draw.
+TEST(TournamentRunners, SoccerGameCutOffAtTheCap) {
+  TempDir tmp;
+  const auto dir = tmp.path() / "event";
+  Process p({ARENA_BINARY, "tournament", "soccer", "-a", "rnd: random", "-a",
+             "silent: command bash " + (agents_dir("soccer") / "silent.sh").string(), "--move-time",
+             "60000", "--game-timeout", "1", "-j", "2", "-o", dir.string()});
+  ASSERT_EQ(p.wait(60s), 0) << p.out() << p.err();
+  const auto results = read_json(dir / "results.json");
+  EXPECT_EQ(results["games_played"], 2);
+  for (const auto& g : results["games"]) {
+    EXPECT_EQ(g["winner"], "draw") << g;
+    EXPECT_EQ(g["end"], "aborted") << g;
+    EXPECT_EQ(g["detail"], "the game was cut off at the event's time cap") << g;
+  }
+  for (const auto& row : results["standings"]) EXPECT_EQ(row["points"], 2) << row;
+  expect_no_process_left(tmp.path());
+}
+
 TEST(TournamentRunners, ClearErrors) {
   TempDir tmp;
   Process limit({ARENA_BINARY, "tournament", "soccer", "-a", "random", "-a", "greedy",

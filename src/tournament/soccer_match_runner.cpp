@@ -4,7 +4,6 @@
 #include <signal.h>
 
 #include <fstream>
-#include <optional>
 #include <thread>
 
 #include "referee/child_process.hpp"
@@ -80,36 +79,40 @@ class SoccerMatchRunner final : public MatchRunner {
         {req.arena_binary.string(), "soccer-referee", white, black, "-t", fmt::format("{}", cpu_s),
          "--log", (dir / (stem + ".log")).string(), "--records", work.string(), "--verbose"});
 
-    std::optional<GameRecord> cut_off;
-    {
-      ChildProcess child(DetachedChildOptions{referee, req.settings->working_dir, transcript, {}});
-      LiveRecordMirror live(req, work);
-      while (!child.ended() && Clock::now() < req.deadline)
-        std::this_thread::sleep_for(milliseconds(20));
-      if (!child.ended()) {
-        child.signal_group(SIGTERM);  // the referee ends its bots, then itself
-        child.wait_exit(kStopGrace);
-        cut_off = forfeit_record(req, Side::White, "aborted",
-                                 "the game was cut off at the event's time cap");
-        cut_off->outcome = Outcome::Ongoing;
-      }
-      child.kill_group();
-      live.stop();
-      const std::string status = child.exit_description();
-      const fs::path record_path = record_in(work);
-      GameRecord record;
-      if (cut_off) {
-        record = std::move(*cut_off);
-      } else if (!record_path.empty()) {
-        record = read_record(record_path);
-      } else {
-        fs::remove_all(work);
-        throw std::runtime_error(fmt::format("the Paper Soccer referee {} without a record: {}",
-                                             status, last_line_of(transcript)));
-      }
-      fs::remove_all(work);
-      return finish(req, std::move(record), status);
+    ChildProcess child(DetachedChildOptions{referee, req.settings->working_dir, transcript, {}});
+    LiveRecordMirror live(req, work);
+    while (!child.ended() && Clock::now() < req.deadline)
+      std::this_thread::sleep_for(milliseconds(20));
+    const bool cut_off = !child.ended();
+    if (cut_off) {
+      child.signal_group(SIGTERM);  // the referee ends its bots, then itself
+      child.wait_exit(kStopGrace);
     }
+    child.kill_group();
+    live.stop();
+    const std::string status = child.exit_description();
+    const fs::path record_path = record_in(work);
+    GameRecord record;
+    if (cut_off) {
+      // The moves so far, from the referee's live record, if it has one.
+      record = forfeit_record(req, Side::White, "aborted", "");
+      try {
+        if (!record_path.empty()) record = read_record(record_path);
+      } catch (const std::exception&) {
+      }
+      record.outcome = Outcome::Ongoing;
+      record.reason = "aborted";
+      record.detail = "the game was cut off at the event's time cap";
+      record.ended_at = utc_now_iso8601();
+    } else if (!record_path.empty()) {
+      record = read_record(record_path);
+    } else {
+      fs::remove_all(work);
+      throw std::runtime_error(fmt::format("the Paper Soccer referee {} without a record: {}",
+                                           status, last_line_of(transcript)));
+    }
+    fs::remove_all(work);
+    return finish(req, std::move(record), status);
   }
 
  private:
