@@ -97,6 +97,7 @@ void add_tournament(CLI::App& app, int& exit_code) {
     double game_timeout_s = 0;
     int concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     bool quiet = false;
+    std::string morris_ports = "env";
   };
   auto o = std::make_shared<Options>();
   std::vector<std::string> names;
@@ -131,18 +132,14 @@ void add_tournament(CLI::App& app, int& exit_code) {
   cmd->add_option("--concurrency,-j", o->concurrency, "Games played at once (default: cores)")
       ->check(CLI::Range(1, 256));
   cmd->add_flag("--quiet,-q", o->quiet, "No line per finished game");
-  const std::map<std::string, tournament::MorrisPorts> morris_ports{
-      {"env", tournament::MorrisPorts::Env},
-      {"args", tournament::MorrisPorts::Args},
-      {"course", tournament::MorrisPorts::Course}};
   auto* ports =
-      cmd->add_option("--morris-ports", o->settings.morris_ports,
+      cmd->add_option("--morris-ports", o->morris_ports,
                       "Morris: how an external agent (run as 'COMMAND White|Black') finds the "
                       "server's free ports: env (ARENA_HOST, ARENA_WHITE_PORT, ARENA_BLACK_PORT "
                       "in its environment), args (also '--white-port P --black-port Q' appended), "
                       "or course (the server on the course's 5800/5801; one game at a time)")
-          ->transform(CLI::CheckedTransformer(morris_ports))
-          ->default_str("env");
+          ->check(CLI::IsMember({"env", "args", "course"}))
+          ->capture_default_str();
   auto* resume = cmd->add_option("--resume", o->resume,
                                  "Continue the event in this folder (after a kill): plays only "
                                  "the missing games, with the settings stored there");
@@ -188,6 +185,9 @@ void add_tournament(CLI::App& app, int& exit_code) {
       s.connect_timeout_ms = static_cast<int>(o->connect_timeout_s * 1000);
       s.game_timeout_ms = static_cast<int>(o->game_timeout_s * 1000);
       s.working_dir = fs::current_path();
+      for (auto m : {tournament::MorrisPorts::Env, tournament::MorrisPorts::Args,
+                     tournament::MorrisPorts::Course})
+        if (o->morris_ports == tournament::morris_ports_key(m)) s.morris_ports = m;
       const fs::path dir = o->out.empty() ? default_event_dir(o->game) : fs::path(o->out);
       handle_stop_signals(dir);
       exit_code = tournament::start_event(dir, std::move(s), run, std::cout, std::cerr);
