@@ -19,11 +19,14 @@ stamp="$(date +%Y%m%d-%H%M%S)"
 folders=()
 for game in $("$arena" tournament --list-games); do
   dir="$root/tournaments/demo-$game-$stamp"
+  extra=()
+  # Paper Soccer also has the course's reference bots.
+  [ "$game" = soccer ] && extra=(-a "ref1: soccer-ref 1")
   echo
-  echo "=== $game: engine (by time and at depth 3), greedy and random, every pair twice with colours swapped"
+  echo "=== $game: engine (by time and at depth 3), greedy and random${extra:+ and a reference bot}, every pair twice with colours swapped"
   "$arena" tournament "$game" --move-time "$move_time" --warmup 0 --seed 1 \
     -a "engine: engine time=$engine_time" -a "depth3: engine depth=3" -a "greedy: greedy" \
-    -a "random: random" \
+    -a "random: random" "${extra[@]}" \
     -o "$dir"
   folders+=("$dir")
 done

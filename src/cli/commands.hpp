@@ -25,6 +25,7 @@ void add_web(CLI::App& app, int& exit_code);
 void add_soccer_referee(CLI::App& app, int& exit_code);
 void add_soccer_ref(CLI::App& app, int& exit_code);
 void add_soccer_view(CLI::App& app, int& exit_code);
+void add_soccer_bot(CLI::App& app, int& exit_code);
 
 // The game argument every game command takes, checked against the registry.
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
-#include "referee/process_runner.hpp"
+#include "referee/child_process.hpp"
 #include "tournament/event_runner.hpp"
 #include "tournament/match_runner.hpp"
 
@@ -50,7 +50,8 @@ void handle_stop_signals(const fs::path& dir) {
   std::thread([set, dir] {
     int signo = 0;
     if (sigwait(&set, &signo) != 0) return;
-    kill_all_running_process_groups();
+    // SIGTERM first: a referee running as a child ends its own bots.
+    kill_all_child_groups(std::chrono::milliseconds(300));
     const std::string msg = fmt::format(
         "\narena tournament stopped by signal {}; finished games are kept. Continue with: "
         "arena tournament --resume {}\n",
@@ -74,7 +75,9 @@ void add_tournament(CLI::App& app, int& exit_code) {
       "  [NAME:] soccer-ref 0|1|2             a Paper Soccer reference bot\n"
       "  [NAME:] command SHELL-COMMAND        an external agent, run by /bin/sh in the current\n"
       "                                       directory; arena appends the protocol's arguments\n"
-      "                                       (Fission, Murus Gallicus: host and port)\n"
+      "                                       (Fission, Murus Gallicus: host and port;\n"
+      "                                       Morris: White or Black, see --morris-ports;\n"
+      "                                       Paper Soccer: nothing, it is a bot command)\n"
       "Files in the event folder: standings.md, standings.csv, crosstable.csv, games.csv,\n"
       "results.json, journal.jsonl, "
       "games/NNN-WHITE-vs-BLACK.{json,log,server.txt,white.log,black.log}.\n"
@@ -94,6 +97,7 @@ void add_tournament(CLI::App& app, int& exit_code) {
     double game_timeout_s = 0;
     int concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     bool quiet = false;
+    std::string morris_ports = "env";
   };
   auto o = std::make_shared<Options>();
   std::vector<std::string> names;
@@ -128,13 +132,21 @@ void add_tournament(CLI::App& app, int& exit_code) {
   cmd->add_option("--concurrency,-j", o->concurrency, "Games played at once (default: cores)")
       ->check(CLI::Range(1, 256));
   cmd->add_flag("--quiet,-q", o->quiet, "No line per finished game");
+  auto* ports =
+      cmd->add_option("--morris-ports", o->morris_ports,
+                      "Morris: how an external agent (run as 'COMMAND White|Black') finds the "
+                      "server's free ports: env (ARENA_HOST, ARENA_WHITE_PORT, ARENA_BLACK_PORT "
+                      "in its environment), args (also '--white-port P --black-port Q' appended), "
+                      "or course (the server on the course's 5800/5801; one game at a time)")
+          ->check(CLI::IsMember({"env", "args", "course"}))
+          ->capture_default_str();
   auto* resume = cmd->add_option("--resume", o->resume,
                                  "Continue the event in this folder (after a kill): plays only "
                                  "the missing games, with the settings stored there");
   cmd->add_flag("--list-games", o->list_games,
                 "Print the games arena can run tournaments of, one per line");
   for (auto* opt :
-       {static_cast<CLI::Option*>(file), agent, out, seed, move_time, warmup, connect, cap})
+       {static_cast<CLI::Option*>(file), agent, out, seed, move_time, warmup, connect, cap, ports})
     resume->excludes(opt);
 
   cmd->callback([o, cmd, &exit_code] {
@@ -173,6 +185,9 @@ void add_tournament(CLI::App& app, int& exit_code) {
       s.connect_timeout_ms = static_cast<int>(o->connect_timeout_s * 1000);
       s.game_timeout_ms = static_cast<int>(o->game_timeout_s * 1000);
       s.working_dir = fs::current_path();
+      for (auto m : {tournament::MorrisPorts::Env, tournament::MorrisPorts::Args,
+                     tournament::MorrisPorts::Course})
+        if (o->morris_ports == tournament::morris_ports_key(m)) s.morris_ports = m;
       const fs::path dir = o->out.empty() ? default_event_dir(o->game) : fs::path(o->out);
       handle_stop_signals(dir);
       exit_code = tournament::start_event(dir, std::move(s), run, std::cout, std::cerr);

@@ -47,7 +47,14 @@ void ignore_sigpipe_once() {
 
 // The process groups of live children, for the signal handler below: fixed slots of lock-free
 // atomics, since a handler may not allocate or lock.
-std::array<std::atomic<pid_t>, 16> g_live_groups{};
+// Enough for a tournament's games at once (each: two agents, or a referee).
+std::array<std::atomic<pid_t>, 1024> g_live_groups{};
+
+// Spawning and stopping everything exclude each other: no child starts unregistered.
+std::mutex& spawn_mutex() {
+  static std::mutex m;
+  return m;
+}
 
 void register_group(pid_t pgid) {
   for (auto& slot : g_live_groups) {
@@ -78,6 +85,28 @@ std::chrono::microseconds rusage_user(const rusage& ru) {
 
 }  // namespace
 
+std::string shell_quote(std::string_view word) {
+  std::string out = "'";
+  for (char c : word) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+void kill_all_child_groups(milliseconds grace) {
+  std::lock_guard lock(spawn_mutex());
+  if (grace.count() > 0) {
+    for (auto& slot : g_live_groups)
+      if (const pid_t pgid = slot.load(); pgid > 0) ::kill(-pgid, SIGTERM);
+    std::this_thread::sleep_for(grace);
+  }
+  for (auto& slot : g_live_groups)
+    if (const pid_t pgid = slot.exchange(0); pgid > 0) ::kill(-pgid, SIGKILL);
+}
+
 void end_children_on_signals() {
   struct sigaction sa {};
   sa.sa_handler = kill_groups_and_die;
@@ -101,39 +130,79 @@ ChildProcess::ChildProcess(const std::string& command, std::size_t max_line_byte
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
   if (err == BotStderr::Discard)
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  try {
+    spawn(command.c_str(), &actions, {});
+  } catch (...) {
+    posix_spawn_file_actions_destroy(&actions);
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) ::close(fd);
+    throw;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(in_pipe[0]);
+  ::close(out_pipe[1]);
+  in_fd_ = in_pipe[1];
+  out_fd_ = out_pipe[0];
+  ::fcntl(in_fd_, F_SETFL, ::fcntl(in_fd_, F_GETFL) | O_NONBLOCK);
+  ::fcntl(out_fd_, F_SETFL, ::fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
+}
 
-  // Own process group (so the whole bot can be timed and killed), default signal handling and an
-  // empty signal mask (ignored SIGPIPE would otherwise be inherited through exec).
+ChildProcess::ChildProcess(const DetachedChildOptions& o) : lines_(1) {
+  out_closed_ = true;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  // Opened before the chdir below: a relative path is ours.
+  const std::string out = o.output_file.empty() ? "/dev/null" : o.output_file.string();
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(),
+                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  if (!o.working_dir.empty()) posix_spawn_file_actions_addchdir_np(&actions, o.working_dir.c_str());
+  try {
+    spawn(o.command.c_str(), &actions, o.env);
+  } catch (...) {
+    posix_spawn_file_actions_destroy(&actions);
+    throw;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+}
+
+// Starts `/bin/sh -c command` with the file actions given, in its own process group, with
+// default signal handling, an empty signal mask and no descriptor but 0-2.
+void ChildProcess::spawn(const char* command, void* file_actions,
+                         const std::vector<std::string>& env) {
+  auto* actions = static_cast<posix_spawn_file_actions_t*>(file_actions);
+  // Sockets and pipes of other games in this process must not leak into the child (a child
+  // holding another game's connection would keep it open after its player died).
+  posix_spawn_file_actions_addclosefrom_np(actions, STDERR_FILENO + 1);
+  // Own process group (so the whole child can be timed and killed), default signal handling and
+  // an empty signal mask (ignored SIGPIPE or blocked SIGTERM would otherwise be inherited).
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   posix_spawnattr_setpgroup(&attr, 0);
   sigset_t defaults, empty;
   sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&defaults, sig);
   sigemptyset(&empty);
   posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setsigmask(&attr, &empty);
   posix_spawnattr_setflags(&attr,
                            POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
-  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
-  const int rc =
-      ::posix_spawn(&pid_, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  std::vector<char*> envp;
+  std::vector<std::string> extra = env;
+  for (char** e = environ; *e; ++e) envp.push_back(*e);
+  for (auto& e : extra) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const char* argv[] = {"/bin/sh", "-c", command, nullptr};
+  // The group is registered at once, so a stop signal never misses it.
+  std::lock_guard lock(spawn_mutex());
+  const int rc = ::posix_spawn(&pid_, "/bin/sh", actions, &attr, const_cast<char**>(argv),
+                               env.empty() ? environ : envp.data());
   posix_spawnattr_destroy(&attr);
-  ::close(in_pipe[0]);
-  ::close(out_pipe[1]);
-  in_fd_ = in_pipe[1];
-  out_fd_ = out_pipe[0];
   if (rc != 0) {
-    close_fd(in_fd_);
-    close_fd(out_fd_);
     pid_ = -1;
     throw std::runtime_error(std::string("cannot start /bin/sh: ") + std::strerror(rc));
   }
   register_group(pid_);
-  ::fcntl(in_fd_, F_SETFL, ::fcntl(in_fd_, F_GETFL) | O_NONBLOCK);
-  ::fcntl(out_fd_, F_SETFL, ::fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
 }
 
 ChildProcess::~ChildProcess() {
@@ -241,6 +310,14 @@ void ChildProcess::kill_group() {
   if (!wait_status_ || !group_members(pid_).empty()) ::kill(-pid_, SIGKILL);
   reap(true);
   unregister_group(pid_);
+}
+
+bool ChildProcess::exited_cleanly() {
+  return reap(false) && WIFEXITED(*wait_status_) && WEXITSTATUS(*wait_status_) == 0;
+}
+
+void ChildProcess::signal_group(int signal) {
+  if (pid_ > 0 && !wait_status_) ::kill(-pid_, signal);
 }
 
 std::string ChildProcess::exit_description() {

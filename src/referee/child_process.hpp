@@ -6,9 +6,11 @@
 
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "protocol/line_splitter.hpp"
 
@@ -31,6 +33,18 @@ struct ReadOutcome {
   std::chrono::microseconds cpu{0};  // the group's total user-CPU when the read ended
 };
 
+// A child that talks over the network, not on pipes (a tournament's agent, a referee run as a
+// program): stdin from /dev/null, stdout and stderr appended to a file.
+struct DetachedChildOptions {
+  std::string command;                // run by /bin/sh -c
+  std::filesystem::path working_dir;  // empty: ours
+  std::filesystem::path output_file;  // stdout + stderr are appended here; empty: /dev/null
+  std::vector<std::string> env;       // "NAME=value" entries added to our environment
+};
+
+// The command text that makes /bin/sh pass `word` as one argument, whatever it contains.
+std::string shell_quote(std::string_view word);
+
 // Makes SIGINT, SIGTERM, SIGHUP and SIGQUIT kill the process groups of every live ChildProcess
 // before this process dies of the signal: bots run in their own groups, so a Ctrl-C at the
 // terminal does not reach them by itself.
@@ -41,6 +55,8 @@ class ChildProcess {
   // Runs `/bin/sh -c command` in a new process group. Throws std::runtime_error when it cannot
   // (a command that does not exist starts a shell that exits with 127: that is a dead bot).
   ChildProcess(const std::string& command, std::size_t max_line_bytes, BotStderr err);
+  // A child without pipes (read_line gives Closed, write gives false). Throws like the above.
+  explicit ChildProcess(const DetachedChildOptions& options);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -60,6 +76,12 @@ class ChildProcess {
   void kill_group();
   // "exited with status 3", "killed by signal 11", or "still running".
   std::string exit_description();
+  // Whether the child (the shell) has ended; never blocks.
+  bool ended() { return reap(false); }
+  // Whether it has ended with exit status 0.
+  bool exited_cleanly();
+  // Sends `signal` to the whole process group (while the child is not reaped).
+  void signal_group(int signal);
 
   pid_t pid() const { return pid_; }
 
@@ -72,6 +94,12 @@ class ChildProcess {
   std::chrono::microseconds reaped_cpu_{0};  // of the child itself once reaped
 
   bool reap(bool block);
+  void spawn(const char* command, void* file_actions, const std::vector<std::string>& env);
 };
+
+// SIGKILLs the process groups of every live ChildProcess (for a thread that stops the program:
+// no bot or agent may outlive it). With a `grace`, SIGTERM goes first and the groups get that
+// long to end by themselves (a referee child then ends its own bots).
+void kill_all_child_groups(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
 }  // namespace arena

@@ -142,6 +142,7 @@ class MorrisServer::Impl {
     fmt::print(out_, "{} connected from {}\n", side_name(side), conn->peer());
     out_.flush();
     log_->connected(side);
+    if (options_.on_seat) options_.on_seat(side, true);
     send_state(side);  // the stream header and the start position
     conn->start_reading();
     if (side == Side::White) {
@@ -155,6 +156,7 @@ class MorrisServer::Impl {
     log_->state(mulino::wire_state(state_));
     fmt::print(out_, "Game {}: {} ms per move\n", games_done_ + 1, options_.move_time_ms);
     out_.flush();
+    save_live_record();
     start_turn();  // also handles whatever either player sent (or did) while waiting
   }
 
@@ -179,6 +181,7 @@ class MorrisServer::Impl {
           fmt::print(out_, "White left before Black connected\n");
           out_.flush();
           c->close_now();
+          if (options_.on_seat) options_.on_seat(Side::White, false);
           asio::error_code ec;
           acceptors_[index(Side::Black)].cancel(ec);
           auto events = std::move(record_.events);
@@ -272,6 +275,7 @@ class MorrisServer::Impl {
     fmt::print(out_, "{:>4}. {:<5} {:<8} {:>6} ms\n", state_.ply(), side_name(side), canonical, ms);
     if (options_.show_board) fmt::print(out_, "{}\n", mulino::course_text(wire));
     out_.flush();
+    if (!state_.result().over()) save_live_record();  // before anyone hears of the move
     // Every ply's state goes to both players, the last one too.
     send_state(Side::White);
     send_state(Side::Black);
@@ -332,8 +336,16 @@ class MorrisServer::Impl {
       asio::post(io_, [this] { new_session(); });
   }
 
+  std::string record_stem() const { return fmt::format("game{:03}", games_done_ + 1); }
+
+  // The record so far, for viewers following the game live; a failure is only reported.
+  void save_live_record() {
+    const std::string error = write_live_record(run_dir_ / (record_stem() + ".json"), record_);
+    if (!error.empty()) fmt::print(out_, "warning: could not update the live record: {}\n", error);
+  }
+
   void save_game() {
-    const std::string stem = fmt::format("game{:03}", games_done_ + 1);
+    const std::string stem = record_stem();
     const auto json_path = run_dir_ / (stem + ".json");
     const std::string outcome_text = record_.outcome == Outcome::Draw        ? "Draw"
                                      : record_.outcome == Outcome::WhiteWins ? "White wins"

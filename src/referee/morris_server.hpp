@@ -7,11 +7,14 @@
 // JSON record and the course-style log.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "core/side.hpp"
 
 namespace arena {
 
@@ -23,6 +26,9 @@ struct MorrisServerOptions {
   int games = 1;
   std::filesystem::path records_dir = "records";
   bool show_board = false;  // print every state as the course's State.toString() did
+  // Called (on the server's thread) when a client takes a seat (true) or White leaves before
+  // Black came (false). A tournament uses it to start the Black agent only once White is in.
+  std::function<void(Side, bool seated)> on_seat;
 };
 
 class MorrisServer {

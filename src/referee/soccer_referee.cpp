@@ -63,6 +63,8 @@ class SoccerGame {
     if (!log_) throw std::runtime_error("cannot write " + o_.viewer_log.string());
     for (int p = 0; p < 2; ++p)
       bots_[p] = std::make_unique<ChildProcess>(o_.commands[p], wire::kMaxLineBytes, o_.bot_stderr);
+    record_path_ = unique_record_path(o_.records_dir);
+    save_live_record();
 
     play();
     finish_bots();
@@ -72,7 +74,7 @@ class SoccerGame {
     record_.ended_at = utc_now_iso8601();
     // The game has a winner even if its record cannot be written.
     try {
-      report.record_path = unique_record_path(o_.records_dir);
+      report.record_path = record_path_;
       write_record(report.record_path, record_);
     } catch (const std::exception& e) {
       report.record_error = e.what();
@@ -90,7 +92,11 @@ class SoccerGame {
   std::array<microseconds, 2> cpu_mark_{};  // each bot's CPU clock at its last answer
   std::ofstream log_;
   GameRecord record_;
+  std::filesystem::path record_path_;  // rewritten after every turn while the game is played
   int winner_ = 0;
+
+  // The record so far, for viewers following the game live (`arena web`); never fatal.
+  void save_live_record() { write_live_record(record_path_, record_); }
 
   void start_record() {
     record_.game = "soccer";
@@ -114,9 +120,11 @@ class SoccerGame {
   }
 
   void play() {
-    if (!bots_[0]->write(wire::start_line(), o_.wall_per_turn))
+    if (!bots_[0]->write(wire::start_line(), o_.wall_per_turn)) {
+      bots_[0]->wait_exit(milliseconds(1000));  // a bot that closed its input is ending
       return lose(0, "disconnect",
                   "player 1 did not take the S line (" + bots_[0]->exit_description() + ")");
+    }
     while (true) {
       const int p = index(state_->side_to_move());
       const auto read = bots_[p]->read_line({o_.wall_per_turn, o_.cpu_per_turn, cpu_mark_[p]});
@@ -142,6 +150,7 @@ class SoccerGame {
       record_.moves.push_back({state_->ply(), p == 0 ? Side::White : Side::Black, turn,
                                static_cast<std::int64_t>(read.wall.count())});
       if (on_turn_) on_turn_({p, turn, read.line, read.wall, cpu, state_.get()});
+      if (!state_->result().over()) save_live_record();
 
       const Result r = state_->result();
       if (r.over()) {
@@ -152,10 +161,12 @@ class SoccerGame {
         return;
       }
       const int q = 1 - p;
-      if (!bots_[q]->write(wire::move_line(to_frame_of(q, referee_steps)), o_.wall_per_turn))
+      if (!bots_[q]->write(wire::move_line(to_frame_of(q, referee_steps)), o_.wall_per_turn)) {
+        bots_[q]->wait_exit(milliseconds(1000));  // a bot that closed its input is ending
         return lose(q, "disconnect",
                     fmt::format("{} no longer reads its input ({})", player_name(q),
                                 bots_[q]->exit_description()));
+      }
     }
   }
 

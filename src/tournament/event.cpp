@@ -16,6 +16,18 @@ Outcome outcome_from(const std::string& key) {
 
 }  // namespace
 
+std::string_view morris_ports_key(MorrisPorts m) {
+  switch (m) {
+    case MorrisPorts::Env:
+      return "env";
+    case MorrisPorts::Args:
+      return "args";
+    case MorrisPorts::Course:
+      return "course";
+  }
+  return "env";
+}
+
 nlohmann::json to_json(const EventSettings& s) {
   nlohmann::json participants = nlohmann::json::array();
   for (const auto& p : s.participants)
@@ -33,6 +45,7 @@ nlohmann::json to_json(const EventSettings& s) {
   };
   j["moves_per_player"] = s.rules.moves_per_player ? nlohmann::json(*s.rules.moves_per_player)
                                                    : nlohmann::json(nullptr);
+  if (s.game == "morris") j["morris_ports"] = morris_ports_key(s.morris_ports);
   return j;
 }
 
@@ -61,6 +74,16 @@ EventSettings settings_from_json(const nlohmann::json& j) {
     s.connect_timeout_ms = j.at("connect_timeout_ms").get<int>();
     s.game_timeout_ms = j.at("game_timeout_ms").get<int>();
     s.working_dir = j.at("working_dir").get<std::string>();
+    if (j.contains("morris_ports")) {
+      const auto key = j.at("morris_ports").get<std::string>();
+      bool known = false;
+      for (MorrisPorts m : {MorrisPorts::Env, MorrisPorts::Args, MorrisPorts::Course})
+        if (key == morris_ports_key(m)) {
+          s.morris_ports = m;
+          known = true;
+        }
+      if (!known) throw std::runtime_error("unknown morris_ports '" + key + "'");
+    }
     return s;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("invalid event settings: ") + e.what());

@@ -13,6 +13,13 @@
 
 namespace arena::tournament {
 
+// How an external Morris agent learns the server's ports. It always gets White or Black as its
+// first argument (as the course's agents did) and ARENA_HOST, ARENA_WHITE_PORT and
+// ARENA_BLACK_PORT in its environment; Args also appends "--white-port P --black-port Q"; Course
+// serves on the course's fixed ports 5800/5801 instead (one game at a time).
+enum class MorrisPorts { Env, Args, Course };
+std::string_view morris_ports_key(MorrisPorts m);  // "env", "args", "course"
+
 struct EventSettings {
   std::string game;
   std::vector<Participant> participants;
@@ -21,8 +28,9 @@ struct EventSettings {
   RuleOptions rules;     // moves_per_player unset: the game's own limit
   int warmup_ms = 1000;
   int connect_timeout_ms = 10000;
-  int game_timeout_ms = 0;            // 0: derived from the move time and move limit
-  std::filesystem::path working_dir;  // where external agents' commands run
+  int game_timeout_ms = 0;                      // 0: derived from the move time and move limit
+  std::filesystem::path working_dir;            // where external agents' commands run
+  MorrisPorts morris_ports = MorrisPorts::Env;  // Morris only
 };
 
 nlohmann::json to_json(const EventSettings& s);

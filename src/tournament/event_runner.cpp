@@ -75,12 +75,11 @@ class Event {
         out_,
         "{} tournament: {} participants, {} games ({} to play), {} at once\nEvent folder: {}\n",
         game_.title, settings_.participants.size(), total, pending_.size(),
-        std::min<std::size_t>(pending_.size(), static_cast<std::size_t>(options_.concurrency)),
+        std::min<std::size_t>(pending_.size(), static_cast<std::size_t>(concurrency())),
         dir_.string());
     out_.flush();
     started_ = Clock::now();
-    const int workers =
-        std::max(1, std::min(options_.concurrency, static_cast<int>(pending_.size())));
+    const int workers = std::max(1, std::min(concurrency(), static_cast<int>(pending_.size())));
     std::vector<std::thread> threads;
     for (int i = 0; i < workers && !pending_.empty(); ++i) threads.emplace_back([this] { work(); });
     for (auto& t : threads) t.join();
@@ -119,6 +118,11 @@ class Event {
   int played_now_ = 0;  // games finished by this run (for the estimate)
   std::string error_;
   Clock::time_point started_;
+
+  // Games on the course's fixed ports cannot run side by side.
+  int concurrency() const {
+    return settings_.morris_ports == MorrisPorts::Course ? 1 : options_.concurrency;
+  }
 
   void work() {
     while (true) {

@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "tournament/line_match_runner.hpp"
+#include "tournament/morris_match_runner.hpp"
+#include "tournament/soccer_match_runner.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -36,14 +38,10 @@ std::unique_ptr<MatchRunner> match_runner_for(const GameInfo& game) {
   switch (tournament_protocol(game)) {
     case TournamentProtocol::CourseLines:
       return make_line_match_runner();
-    // To wire: a runner starting `arena serve morris --white-port P --black-port Q` (or the server
-    // in-process) on two free ports, then each agent with `White|Black` and the ports appended.
     case TournamentProtocol::MorrisTwoPort:
-      break;
-    // To wire: a runner starting `arena soccer-referee 'white cmd' 'black cmd' -t S`, reading its
-    // exit status (61: player 1 won, 62: player 2 won) and its record.
+      return make_morris_match_runner();
     case TournamentProtocol::SoccerReferee:
-      break;
+      return make_soccer_match_runner();
     case TournamentProtocol::None:
       break;
   }
@@ -54,12 +52,21 @@ std::unique_ptr<MatchRunner> match_runner_for(const GameInfo& game) {
 }
 
 bool tournament_supported(const GameInfo& game) {
-  return tournament_protocol(game) == TournamentProtocol::CourseLines;
+  return tournament_protocol(game) != TournamentProtocol::None;
 }
 
 void check_participants_for(const GameInfo& game, const EventSettings& settings) {
   const int move_time =
       settings.move_time_ms > 0 ? settings.move_time_ms : game.default_move_time_ms;
+  const TournamentProtocol protocol = tournament_protocol(game);
+  if (protocol != TournamentProtocol::CourseLines &&
+      (settings.rules.moves_per_player || settings.rules.limit_rule != LimitRule::Draw))
+    throw std::runtime_error(fmt::format(
+        "{} has no move limit: --moves-per-player and --limit-rule do not apply", game.title));
+  if (protocol == TournamentProtocol::SoccerReferee && move_time < 10)
+    throw std::runtime_error("the Paper Soccer referee's time per turn is at least 10 ms");
+  if (protocol != TournamentProtocol::MorrisTwoPort && settings.morris_ports != MorrisPorts::Env)
+    throw std::runtime_error("--morris-ports applies only to Nine Men's Morris");
   for (const Participant& p : settings.participants) {
     if (p.kind == AgentKind::SoccerRef &&
         tournament_protocol(game) != TournamentProtocol::SoccerReferee)

@@ -1,0 +1,207 @@
+#include "tournament/served_match.hpp"
+
+#include <fmt/format.h>
+
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "referee/child_process.hpp"
+#include "tournament/live_record.hpp"
+
+namespace arena::tournament {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// After the game, agents get this long to exit by themselves before their groups are killed.
+constexpr milliseconds kExitGrace{2000};
+// After a forfeit, this long: an agent that left by dying is still ending when its connection
+// closes, and must be seen as crashed.
+constexpr milliseconds kForfeitGrace{300};
+
+// What the server's thread tells the runner's thread.
+struct SeatWatch {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool seated[2] = {false, false};
+  bool left[2] = {false, false};
+  bool server_done = false;
+};
+
+const Participant& participant(const MatchRequest& req, Side side) {
+  return side == Side::White ? *req.white : *req.black;
+}
+
+// Waits until `side`'s agent is seated. Gives a forfeit record when it is not: its process
+// ended (crash), it left again (disconnect), or it did not connect in time (timeout).
+std::optional<GameRecord> await_seat(const MatchRequest& req, SeatWatch& watch, Side side,
+                                     ChildProcess& agent) {
+  const Participant& p = participant(req, side);
+  const auto deadline =
+      std::min(req.deadline, Clock::now() + milliseconds(req.settings->connect_timeout_ms));
+  std::unique_lock lock(watch.mutex);
+  while (true) {
+    // White leaving while Black connects would hand Black the White seat: that is White's fault.
+    for (Side s : {Side::White, Side::Black})
+      if (watch.left[index(s)])
+        return forfeit_record(req, s, "disconnect",
+                              fmt::format("{} ({}) left before the game started", side_name(s),
+                                          participant(req, s).name));
+    if (watch.seated[index(side)]) return std::nullopt;
+    if (agent.ended())
+      return forfeit_record(req, side, agent.exited_cleanly() ? "disconnect" : "crash",
+                            fmt::format("{} ({}) {} before connecting", side_name(side), p.name,
+                                        agent.exit_description()));
+    if (Clock::now() >= deadline)
+      return forfeit_record(req, side, "timeout",
+                            fmt::format("{} ({}) did not connect within {} ms", side_name(side),
+                                        p.name, req.settings->connect_timeout_ms));
+    watch.changed.wait_for(lock, milliseconds(10));
+  }
+}
+
+// The course-style log the server wrote goes beside the record as <stem>.log.
+void move_course_log(const std::filesystem::path& run_dir, const std::filesystem::path& dir,
+                     const std::string& stem) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(run_dir, ec))
+    if (entry.path().extension() == ".log")
+      std::filesystem::rename(entry.path(), dir / (stem + ".log"), ec);
+}
+
+}  // namespace
+
+std::vector<std::string> builtin_player_args(const MatchRequest& req, const Participant& p,
+                                             std::uint64_t seed) {
+  std::vector<std::string> args = {
+      "--player",    std::string(agent_kind_name(p.kind)),
+      "--seed",      std::to_string(seed),
+      "--move-time", std::to_string(p.time_ms > 0 ? p.time_ms : req.move_time_ms)};
+  if (p.depth > 0) {
+    args.push_back("--depth");
+    args.push_back(std::to_string(p.depth));
+  }
+  return args;
+}
+
+std::string exec_command(const std::vector<std::string>& argv) {
+  std::string command = "exec";
+  for (const auto& a : argv) {
+    command += ' ';
+    command += shell_quote(a);
+  }
+  return command;
+}
+
+GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
+  const std::filesystem::path dir = req.stem.parent_path();
+  const std::string stem = req.stem.filename().string();
+  const auto work = dir / (stem + ".tmp");
+  std::filesystem::remove_all(work);
+  std::filesystem::create_directories(work);
+  std::ofstream transcript(dir / (stem + ".server.txt"), std::ios::trunc);
+  // A game cut short by a kill is played again from the start: no old agent output either.
+  for (Side s : {Side::White, Side::Black})
+    std::filesystem::remove(dir / fmt::format("{}.{}.log", stem, side_key(s)));
+
+  SeatWatch watch;
+  ServedGameSetup setup;
+  setup.records_dir = work;
+  setup.transcript = &transcript;
+  setup.on_seat = [&watch](Side s, bool seated) {
+    std::lock_guard lock(watch.mutex);
+    watch.seated[index(s)] = seated;
+    if (!seated) watch.left[index(s)] = true;
+    watch.changed.notify_all();
+  };
+  const std::unique_ptr<ServedGame> server = serve(req, setup);
+  std::thread server_thread([&] {
+    server->run();
+    std::lock_guard lock(watch.mutex);
+    watch.server_done = true;
+    watch.changed.notify_all();
+  });
+  LiveRecordMirror live(req, work);
+
+  std::optional<ChildProcess> agents[2];
+  std::optional<GameRecord> forfeit;
+  // White first: the line protocol's server seats the first client to connect as White, and the
+  // Morris server accepts White before Black.
+  for (Side side : {Side::White, Side::Black}) {
+    const Participant& p = participant(req, side);
+    const std::uint64_t seed = side == Side::White ? req.seed : req.seed ^ 0x5851F42D4C957F2DULL;
+    try {
+      AgentLaunch launch = server->agent(p, side, seed);
+      agents[index(side)].emplace(DetachedChildOptions{
+          std::move(launch.command), req.settings->working_dir,
+          dir / fmt::format("{}.{}.log", stem, side_key(side)), std::move(launch.env)});
+    } catch (const std::exception& e) {
+      forfeit = forfeit_record(
+          req, side, "crash",
+          fmt::format("{} ({}) could not be started: {}", side_name(side), p.name, e.what()));
+      break;
+    }
+    forfeit = await_seat(req, watch, side, *agents[index(side)]);
+    if (forfeit) break;
+  }
+  if (!forfeit) {
+    std::unique_lock lock(watch.mutex);
+    if (!watch.changed.wait_until(lock, req.deadline, [&] { return watch.server_done; })) {
+      lock.unlock();
+      server->stop();  // the game is recorded as aborted
+    }
+  } else {
+    server->stop();
+  }
+  server_thread.join();
+  live.stop();
+
+  std::string status[2];
+  bool by_itself[2] = {false, false}, clean[2] = {false, false};
+  for (Side side : {Side::White, Side::Black}) {
+    auto& a = agents[index(side)];
+    if (!a) continue;
+    by_itself[index(side)] = a->wait_exit(forfeit ? kForfeitGrace : kExitGrace);
+    clean[index(side)] = a->exited_cleanly();
+    a->kill_group();
+    status[index(side)] = a->exit_description();
+  }
+
+  GameRecord record;
+  const auto paths = server->record_paths();
+  if (forfeit) {
+    record = std::move(*forfeit);
+  } else if (!paths.empty()) {
+    record = read_record(paths.front());
+  } else {
+    record = forfeit_record(req, Side::White, "aborted", "the referee could not record the game");
+    record.outcome = Outcome::Ongoing;
+  }
+  move_course_log(server->run_directory(), dir, stem);
+  std::filesystem::remove_all(work);
+
+  name_players(req, record);
+  for (Side side : {Side::White, Side::Black})
+    if (agents[index(side)])
+      record.events.push_back(
+          fmt::format("{} agent {}{}", side_name(side), status[index(side)],
+                      by_itself[index(side)] ? "" : " (stopped by arena after the game)"));
+  // A player that left the game because its process died crashed; one that closed the
+  // connection and lived on (or exited cleanly) disconnected.
+  if (record.reason == "disconnect" && record.outcome != Outcome::Draw &&
+      record.outcome != Outcome::Ongoing) {
+    const Side loser = record.outcome == Outcome::WhiteWins ? Side::Black : Side::White;
+    if (by_itself[index(loser)] && !clean[index(loser)]) {
+      record.reason = "crash";
+      record.detail = fmt::format("{} ({}) {} during the game", side_name(loser),
+                                  record.player(loser).name, status[index(loser)]);
+    }
+  }
+  return record;
+}
+
+}  // namespace arena::tournament
