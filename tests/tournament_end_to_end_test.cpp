@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "referee/record.hpp"
+#include "support/event_files.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -25,18 +26,8 @@ using testing::Process;
 using testing::TempDir;
 namespace fs = std::filesystem;
 
-nlohmann::json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  return nlohmann::json::parse(in);
-}
-
-int count_lines(const fs::path& p) {
-  std::ifstream in(p);
-  int n = 0;
-  std::string line;
-  while (std::getline(in, line)) ++n;
-  return n;
-}
+using testing::count_lines;
+using testing::read_json;
 
 // A deterministic field: seeded random and greedy players and a fixed-depth engine.
 std::vector<std::string> builtin_event(const fs::path& dir, int moves_per_player) {
@@ -198,6 +189,13 @@ TEST(TournamentEndToEnd, ResumeAfterKillNineEqualsAnUninterruptedRun) {
   const int kept = count_lines(journal) - 1;
   ASSERT_GE(kept, 3);
   ASSERT_LT(kept, 12) << "the event ended before the kill; nothing left to resume";
+  // The standings so far were written after each game (the kill may fall between the journal
+  // line and the standings of the last game).
+  const nlohmann::json partial = read_json(killed / "results.json");
+  EXPECT_FALSE(partial["complete"].get<bool>());
+  EXPECT_EQ(partial["games_total"], 12);
+  EXPECT_GE(partial["games_played"].get<int>(), kept - 1);
+  EXPECT_LE(partial["games_played"].get<int>(), kept);
   // As if the kill had come in the middle of writing the next line.
   std::ofstream(journal, std::ios::app) << R"({"black":1,"detail":"Bla)";
 

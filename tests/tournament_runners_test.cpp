@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "referee/record.hpp"
+#include "support/event_files.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -27,18 +28,8 @@ using testing::Process;
 using testing::TempDir;
 namespace fs = std::filesystem;
 
-nlohmann::json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  return nlohmann::json::parse(in);
-}
-
-int count_lines(const fs::path& p) {
-  std::ifstream in(p);
-  int n = 0;
-  std::string line;
-  while (std::getline(in, line)) ++n;
-  return n;
-}
+using testing::count_lines;
+using testing::read_json;
 
 fs::path agents_dir(const std::string& game) {
   return fs::path(ARENA_TEST_DATA) / "tournament" / (game + "_agents");

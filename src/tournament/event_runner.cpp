@@ -193,6 +193,9 @@ class Event {
                                                                  : "1/2";
     results_.push_back(std::move(r));
     const GameResult& g = results_.back();
+    // The standings so far, so that viewers show an event in progress.
+    write_reports(dir_, make_report(settings_, std::string(game_.title), results_,
+                                    static_cast<int>(schedule_.size())));
     if (!options_.quiet) {
       clear_progress();
       fmt::print(out_, "game {:>3}  round {:>2}  {} - {}  {}  {} ({}), {} plies\n", g.index + 1,
