@@ -41,10 +41,15 @@ PlayerRecord player_from_json(const nlohmann::json& j) {
 
 nlohmann::json to_json(const GameRecord& r) {
   nlohmann::json moves = nlohmann::json::array();
-  for (const MoveRecord& m : r.moves)
-    moves.push_back(
-        {{"ply", m.ply}, {"side", side_key(m.side)}, {"move", m.move}, {"time_ms", m.time_ms}});
-  return {
+  for (const MoveRecord& m : r.moves) {
+    nlohmann::json move = {
+        {"ply", m.ply}, {"side", side_key(m.side)}, {"move", m.move}, {"time_ms", m.time_ms}};
+    if (m.cpu_ms) move["cpu_ms"] = *m.cpu_ms;
+    if (m.eval) move["eval"] = *m.eval;
+    if (m.depth) move["depth"] = *m.depth;
+    moves.push_back(std::move(move));
+  }
+  nlohmann::json out = {
       {"format", "arena-game-record"},
       {"version", kRecordVersion},
       {"game", r.game},
@@ -56,6 +61,8 @@ nlohmann::json to_json(const GameRecord& r) {
       {"result", {{"winner", outcome_key(r.outcome)}, {"reason", r.reason}, {"detail", r.detail}}},
       {"events", r.events},
   };
+  if (!r.sandbox.empty()) out["sandbox"] = r.sandbox;
+  return out;
 }
 
 GameRecord record_from_json(const nlohmann::json& j) {
@@ -71,14 +78,21 @@ GameRecord record_from_json(const nlohmann::json& j) {
     r.black = player_from_json(j.at("players").at("black"));
     r.started_at = j.value("started_at", std::string{});
     r.ended_at = j.value("ended_at", std::string{});
-    for (const auto& m : j.at("moves"))
-      r.moves.push_back({m.at("ply").get<int>(), side_from_key(m.at("side").get<std::string>()),
-                         m.at("move").get<std::string>(), m.at("time_ms").get<std::int64_t>()});
+    for (const auto& m : j.at("moves")) {
+      MoveRecord move{m.at("ply").get<int>(), side_from_key(m.at("side").get<std::string>()),
+                      m.at("move").get<std::string>(), m.at("time_ms").get<std::int64_t>()};
+      if (m.contains("cpu_ms")) move.cpu_ms = m.at("cpu_ms").get<std::int64_t>();
+      if (m.contains("eval")) move.eval = m.at("eval").get<int>();
+      if (m.contains("depth")) move.depth = m.at("depth").get<int>();
+      r.moves.push_back(std::move(move));
+    }
     const auto& res = j.at("result");
     r.outcome = outcome_from_key(res.at("winner").get<std::string>());
     r.reason = res.value("reason", std::string{});
     r.detail = res.value("detail", std::string{});
     r.events = j.value("events", std::vector<std::string>{});
+    r.sandbox = j.value("sandbox", nlohmann::json::object());
+    if (!r.sandbox.is_object()) throw std::runtime_error("'sandbox' is not an object");
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("invalid game record: ") + e.what());

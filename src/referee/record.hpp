@@ -3,10 +3,10 @@
 // See docs/records.md.
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/side.hpp"
 
@@ -17,8 +17,14 @@ inline constexpr int kRecordVersion = 1;
 struct MoveRecord {
   int ply = 0;  // 1-based
   Side side = Side::White;
-  std::string move;  // canonical wire text
+  std::string move;          // canonical wire text
   std::int64_t time_ms = 0;  // as measured by the referee
+  // CPU time (user + system) the mover's processes used for this move, where the referee could
+  // measure it (an agent in a sandbox's cgroup, a Paper Soccer bot).
+  std::optional<std::int64_t> cpu_ms = {};
+  // What arena's own engine thought of the move, where it played in-process (`arena play`).
+  std::optional<int> eval = {};   // from the mover's side, engine units
+  std::optional<int> depth = {};  // completed search depth
 };
 
 struct PlayerRecord {
@@ -36,6 +42,9 @@ struct GameRecord {
   std::string reason;  // stable code: no-stones, move-limit, timeout, illegal-move, disconnect...
   std::string detail;  // one sentence for people
   std::vector<std::string> events;  // protocol trouble and other things worth knowing
+  // The agents' sandbox: protections and limits in force, and each side's measured use (peak
+  // memory, CPU, which limit it broke). Empty when the agents were not sandboxed.
+  nlohmann::json sandbox = nlohmann::json::object();
 
   PlayerRecord& player(Side s) { return s == Side::White ? white : black; }
 };
