@@ -6,13 +6,13 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
 #include "referee/record.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
-#include "view/tournament_standings.hpp"
 #include "view/web_app.hpp"
 #include "view/web_server.hpp"
 
@@ -165,36 +165,53 @@ TEST_F(WebAppTest, TournamentStandingsKeepTheirOrder) {
   EXPECT_EQ(j["games"][0]["path"], "cup/r1.json");
   EXPECT_EQ(get("/api/tournament?path=run1").status, 200);  // a folder without standings
   EXPECT_TRUE(get_json("/api/tournament?path=run1")["standings"].is_null());
+  EXPECT_TRUE(get_json("/api/tournament?path=run1")["results"].is_null());
 }
 
-TEST(ViewerStandings, ResultsJsonIsFlattenedIntoTables) {
-  // The shape of docs/tournament.md's results.json, cut down to two players.
-  const auto results = nlohmann::ordered_json::parse(R"({
-    "format": "arena-tournament-results", "version": 1, "game": "fission",
-    "settings": {"seed": 1}, "games_played": 2, "games_total": 2, "complete": true,
-    "standings": [
-      {"rank": 1, "name": "deep", "points": 6, "games": 2, "wins": 2, "draws": 0, "losses": 0,
-       "as_white": {"wins": 1, "draws": 0, "losses": 0},
-       "as_black": {"wins": 1, "draws": 0, "losses": 0}, "rating": 280.2},
-      {"rank": 2, "name": "rnd", "points": 0, "games": 2, "wins": 0, "draws": 0, "losses": 2,
-       "as_white": {"wins": 0, "draws": 0, "losses": 1},
-       "as_black": {"wins": 0, "draws": 0, "losses": 1}, "rating": -280.2}],
-    "crosstable": {"participants": ["deep", "rnd"],
-      "cells": [[null, {"as_white": "W", "as_black": "W", "points": 6}],
-                [{"as_white": "L", "as_black": "", "points": 0}, null]]},
-    "games": [{"game": 1}]})");
-  EXPECT_EQ(standings_from_results(results).dump(),
-            R"({"game":"fission","games_played":2,"games_total":2,"complete":true,)"
-            R"("standings":[{"rank":1,"name":"deep","points":6,"games":2,"wins":2,"draws":0,)"
-            R"("losses":0,"as_white":"1-0-0","as_black":"1-0-0","rating":280.2},)"
-            R"({"rank":2,"name":"rnd","points":0,"games":2,"wins":0,"draws":0,"losses":2,)"
-            R"("as_white":"0-0-1","as_black":"0-0-1","rating":-280.2}],)"
-            R"("crosstable":[{"name":"deep","rnd":"WW"},{"name":"rnd","deep":"L."}]})");
-  EXPECT_EQ(standings_from_results(nlohmann::ordered_json::parse("[1]")).dump(), "{}");
-  EXPECT_EQ(standings_from_results(nlohmann::ordered_json::parse(
-                                       R"({"standings":[1,{"a":{}}],"crosstable":{"cells":3}})"))
-                .dump(),
-            R"({"standings":[{"a":"{}"}],"crosstable":[]})");
+TEST_F(WebAppTest, AHalfWrittenResultsFileIsReportedNotShown) {
+  write_text(root_ / "cup" / "results.json", "{\"standings\": [");
+  const auto j = get_json("/api/tournament?path=cup");
+  EXPECT_TRUE(j["results"].is_null());
+  EXPECT_EQ(j["standings_error"], "results.json is not valid JSON (being rewritten?)");
+  EXPECT_EQ(j["standings"]["zeta"], 1);  // standings.json is still shown
+}
+
+TEST_F(WebAppTest, ARecordComesWithItsTimeLimit) {
+  auto r = sample_record({"B4,N"});
+  r.settings = {{"move_time_ms", 1500}};
+  write_record(root_ / "timed.json", r);
+  EXPECT_EQ(get_json("/api/record?path=timed.json")["limit"],
+            (nlohmann::json{{"ms", 1500}, {"clock", "wall"}}));
+  r.settings = {{"cpu_per_turn_ms", 3000}};  // Paper Soccer's referee
+  write_record(root_ / "timed.json", r);
+  EXPECT_EQ(get_json("/api/record?path=timed.json")["limit"],
+            (nlohmann::json{{"ms", 3000}, {"clock", "cpu"}}));
+  EXPECT_TRUE(get_json("/api/record?path=run1/game.json")["limit"].is_null());  // none given
+}
+
+TEST_F(WebAppTest, AParticipantsMovesComeGameByGame) {
+  auto r = sample_record({"B4,N", "C6,NE", "D6,NE"});
+  r.moves[1].cpu_ms = 7;
+  write_record(root_ / "cup" / "r2.json", r);
+  const auto j = get_json("/api/participant?path=cup&name=Bob");
+  EXPECT_EQ(j["name"], "Bob");
+  EXPECT_EQ(j["path"], "cup");
+  ASSERT_EQ(j["games"].size(), 2u);
+  std::map<std::string, nlohmann::json> by_path;
+  for (const auto& g : j["games"]) by_path[g["path"]] = g;
+  const auto& r1 = by_path["cup/r1.json"];  // Bob (Black) made no move there
+  EXPECT_EQ(r1["side"], "black");
+  EXPECT_EQ(r1["opponent"], "Alice");
+  EXPECT_EQ(r1["time_ms"], nlohmann::json::array());
+  EXPECT_FALSE(r1.contains("cpu_ms"));
+  const auto& r2 = by_path["cup/r2.json"];
+  EXPECT_EQ(r2["time_ms"], nlohmann::json::parse("[10]"));
+  EXPECT_EQ(r2["cpu_ms"], nlohmann::json::parse("[7]"));
+  EXPECT_EQ(get_json("/api/participant?path=cup&name=Carol")["games"], nlohmann::json::array());
+  EXPECT_EQ(get("/api/participant?path=cup").status, 400);
+  EXPECT_EQ(get("/api/participant?path=cup&name=" + std::string(200, 'x')).status, 400);
+  EXPECT_EQ(get("/api/participant?path=../cup&name=Bob").status, 400);
+  EXPECT_EQ(get("/api/participant?path=nope&name=Bob").status, 404);
 }
 
 // A folder written by `arena tournament` (journal.jsonl, results.json, standings.md, games/):
@@ -221,22 +238,30 @@ TEST_F(WebAppTest, ARealTournamentFolderShowsItsStandings) {
   EXPECT_EQ(j["games"].size(), 2u);  // a double round robin of two: the records, not results.json
   for (const auto& g : j["games"])
     EXPECT_EQ(g["path"].get<std::string>().rfind("event/games/", 0), 0u) << g.dump();
-  const auto& s = j["standings"];
-  EXPECT_EQ(s["game"], "fission");
-  EXPECT_EQ(s["games_played"], 2);
-  EXPECT_EQ(s["complete"], true);
-  ASSERT_EQ(s["standings"].size(), 2u);
-  for (std::size_t i = 0; i < 2; ++i) {
-    const auto& want = results["standings"][i];
-    const auto& row = s["standings"][i];
-    EXPECT_EQ(row["name"], want["name"]);
-    EXPECT_EQ(row["rank"], want["rank"]);
-    EXPECT_EQ(row["points"], want["points"]);
-    EXPECT_EQ(row["as_white"], std::to_string(want["as_white"]["wins"].get<int>()) + "-" +
-                                   std::to_string(want["as_white"]["draws"].get<int>()) + "-" +
-                                   std::to_string(want["as_white"]["losses"].get<int>()));
+  // results.json as it is, keys in the order written: the page draws the standings from it.
+  EXPECT_EQ(j["results"], results);
+  std::ifstream file(event / "results.json");
+  const auto as_written = nlohmann::ordered_json::parse(file);
+  EXPECT_NE(get("/api/tournament?path=event").body.find("\"results\":" + as_written.dump()),
+            std::string::npos);
+  EXPECT_TRUE(j["standings"].is_null());
+
+  // Each participant's moves: as many as it made in its records.
+  for (const auto& row : results["standings"]) {
+    const std::string name = row["name"];
+    const auto moves = get_json("/api/participant?path=event&name=" + name);
+    ASSERT_EQ(moves["games"].size(), 2u) << moves.dump();
+    for (const auto& g : moves["games"]) {
+      GameRecord rec = read_record(root_ / g["path"].get<std::string>());
+      const Side side = g["side"] == "white" ? Side::White : Side::Black;
+      EXPECT_EQ(rec.player(side).name, name);
+      std::vector<std::int64_t> times;
+      for (const auto& m : rec.moves)
+        if (m.side == side) times.push_back(m.time_ms);
+      EXPECT_EQ(g["time_ms"], nlohmann::json(times));
+      EXPECT_EQ(g["limit"]["clock"], "wall");
+    }
   }
-  EXPECT_EQ(s["crosstable"].size(), 2u);
 }
 
 TEST_F(WebAppTest, NothingOutsideTheFolderCanBeReached) {

@@ -1,36 +1,22 @@
 // The arena viewer page: lists the folder's games and tournaments, shows one, follows games
-// being played by polling the JSON API (no reloading). API: docs/viewer.md.
+// being played by polling the JSON API (no reloading). API: docs/viewer.md. The same page is
+// the report `arena tournament report` writes, with its answers embedded (source.js).
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const LIST_EVERY_MS = 2000, LIVE_EVERY_MS = 500;
+const LIVE = !Source.exported;  // a report is a snapshot: nothing to poll
 
 const state = {
   list: null,
-  kind: null,      // "game" or "tournament"
+  kind: null,      // "game", "tournament" or "participant"
   path: null,
   game: null,      // /api/record answer
   ply: 0,
   follow: true,    // at the last ply of a live game: move on with it
   autoplay: null,  // interval id
   poll: null,      // timeout id of the live poll
+  charts: null,    // the game's charts ({element, mark})
 };
-
-async function getJson(url) {
-  const r = await fetch(url, { cache: "no-store" });
-  if (!r.ok) throw new Error(`${r.status}: ${(await r.text()).trim()}`);
-  return r.json();
-}
-
-const api = (what, path, extra) =>
-  `/api/${what}?path=${encodeURIComponent(path)}${extra || ""}`;
-
-function h(tag, props, ...children) {
-  const e = document.createElement(tag);
-  Object.assign(e, props || {});
-  for (const c of children) e.append(c);
-  return e;
-}
 
 function resultText(rec) {
   const r = rec.result || {};
@@ -48,28 +34,30 @@ function shortResult(g) {
 
 async function refreshList() {
   try {
-    state.list = await getJson("/api/list");
+    state.list = await Source.get("list", {});
     $("connection").className = "ok";
   } catch (e) {
     $("connection").className = "bad";
     return;
   } finally {
-    setTimeout(refreshList, LIST_EVERY_MS);
+    if (LIVE) setTimeout(refreshList, LIST_EVERY_MS);
   }
-  $("folder").textContent = state.list.root ? `showing ${state.list.root}/` : "";
+  $("folder").textContent = Source.exported
+    ? `${Source.exported.title}: report of ${Source.exported.exported_at}`
+    : state.list.root ? `showing ${state.list.root}/` : "";
   const games = $("games"), tours = $("tournaments");
   games.replaceChildren();
   tours.replaceChildren();
   for (const g of state.list.games) {
-    const a = h("a", { href: "#game=" + encodeURIComponent(g.path) },
+    const a = h("a", { href: Links.game(g.path) },
       shortResult(g), ` ${g.white} – ${g.black}`,
       h("span", { className: "sub", textContent: `${g.game} · ${g.plies} plies · ${g.path}` }));
     if (state.kind === "game" && state.path === g.path) a.classList.add("selected");
     games.append(h("li", {}, a));
   }
   for (const t of state.list.tournaments) {
-    const a = h("a", { href: "#tournament=" + encodeURIComponent(t.path), textContent: t.path || "(this folder)" });
-    if (state.kind === "tournament" && state.path === t.path) a.classList.add("selected");
+    const a = h("a", { href: Links.tournament(t.path), textContent: t.path || (Source.exported ? Source.exported.title : "(this folder)") });
+    if ((state.kind === "tournament" || state.kind === "participant") && state.path === t.path) a.classList.add("selected");
     tours.append(h("li", {}, a));
   }
   if (!state.list.games.length) games.append(h("li", { className: "none", textContent: "none yet" }));
@@ -124,6 +112,7 @@ function drawGame() {
     li.classList.toggle("current", current);
     if (current) li.scrollIntoView({ block: "nearest" });
   }
+  if (state.charts) state.charts.mark(state.ply);
 }
 
 function showGame(rec, keepPly) {
@@ -135,7 +124,11 @@ function showGame(rec, keepPly) {
     rec.live ? h("span", { className: "badge live", textContent: "live" }) : "",
     ` ${rec.game} · ${resultText(rec)}` + (rec.started_at ? ` · started ${rec.started_at}` : ""));
   if (rec.replay_error) status.append(h("div", { className: "error", textContent: "Replay stopped: " + rec.replay_error }));
+  const file = Source.fileUrl(rec.path);
+  if (file) status.append(" · ", h("a", { href: file, textContent: "record (JSON)" }));
   drawMoves();
+  state.charts = GameCharts.draw(rec, (ply) => setPly(ply));
+  $("game-charts").replaceChildren(state.charts.element);
   if (firstLoad || state.follow) state.ply = lastPly();
   else state.ply = Math.min(keepPly, lastPly());
   state.follow = state.ply === lastPly();
@@ -145,31 +138,27 @@ function showGame(rec, keepPly) {
 async function pollGame(path) {
   if (state.kind !== "game" || state.path !== path) return;
   try {
-    const rec = await getJson(api("record", path, "&known=" + encodeURIComponent(state.game.version)));
+    const rec = await Source.get("record", { path, known: state.game.version });
     if (state.kind !== "game" || state.path !== path) return;
     if (!rec.unchanged) showGame(rec, state.ply);
   } catch (e) {
     // The file may be between two writes: try again.
   }
-  if (state.game && state.game.live) state.poll = setTimeout(() => pollGame(path), LIVE_EVERY_MS);
+  if (state.game && state.game.live && LIVE) state.poll = setTimeout(() => pollGame(path), LIVE_EVERY_MS);
 }
 
 async function openGame(path) {
-  stopAutoplay();
-  clearTimeout(state.poll);
-  state.kind = "game";
-  state.path = path;
-  state.game = null;
-  show("game");
+  enter("game", path);
   $("game-title").textContent = path;
   $("game-status").textContent = "loading…";
   $("moves").replaceChildren();
   $("board").replaceChildren();
+  $("game-charts").replaceChildren();
   try {
-    const rec = await getJson(api("record", path));
+    const rec = await Source.get("record", { path });
     if (state.path !== path) return;
     showGame(rec, 0);
-    if (rec.live) state.poll = setTimeout(() => pollGame(path), LIVE_EVERY_MS);
+    if (rec.live && LIVE) state.poll = setTimeout(() => pollGame(path), LIVE_EVERY_MS);
   } catch (e) {
     $("game-status").textContent = "Cannot show this game: " + e.message;
   }
@@ -192,74 +181,79 @@ function toggleAutoplay() {
   }, Number($("speed").value));
 }
 
-// ---- one tournament ------------------------------------------------------------------------
+// ---- one tournament and its participants ------------------------------------------------
 
-// Standings are shown whatever their exact shape: a table for every list of objects.
-function standingsTables(s) {
-  const box = h("div");
-  const table = (rows) => {
-    const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-    const t = h("table", { className: "standings" });
-    t.append(h("tr", {}, ...keys.map((k) => h("th", { textContent: k }))));
-    for (const r of rows)
-      t.append(h("tr", {}, ...keys.map((k) => h("td", {
-        textContent: r[k] === undefined ? "" : typeof r[k] === "object" ? JSON.stringify(r[k]) : String(r[k]) }))));
-    return t;
-  };
-  const isRows = (v) => Array.isArray(v) && v.length && v.every((r) => r && typeof r === "object" && !Array.isArray(r));
-  if (isRows(s)) box.append(table(s));
-  else if (s && typeof s === "object") {
-    for (const [k, v] of Object.entries(s)) {
-      if (isRows(v)) box.append(h("h4", { textContent: k }), table(v));
-      else if (v === null || typeof v !== "object") box.append(h("div", { textContent: `${k}: ${v}` }));
-    }
-  }
-  if (!box.children.length) box.append(h("pre", { className: "json", textContent: JSON.stringify(s, null, 2) }));
-  return box;
+function tournamentGames(t) {
+  const ul = $("tournament-games");
+  ul.replaceChildren();
+  for (const g of t.games)
+    ul.append(h("li", {}, h("a", { href: Links.game(g.path) }, shortResult(g), ` ${g.white} – ${g.black} (${g.plies} plies) ${g.path}`)));
 }
 
 async function pollTournament(path) {
   if (state.kind !== "tournament" || state.path !== path) return;
   try {
-    const t = await getJson(api("tournament", path));
-    if (state.path !== path) return;
+    const t = await Source.get("tournament", { path });
+    if (state.kind !== "tournament" || state.path !== path) return;
     $("tournament-status").textContent = t.standings_error || "";
-    $("standings").replaceChildren(t.standings ? standingsTables(t.standings) : h("p", { className: "none", textContent: "no standings yet" }));
-    const ul = $("tournament-games");
-    ul.replaceChildren();
-    for (const g of t.games)
-      ul.append(h("li", {}, h("a", { href: "#game=" + encodeURIComponent(g.path) }, shortResult(g), ` ${g.white} – ${g.black} (${g.plies} plies) ${g.path}`)));
+    $("tournament-body").replaceChildren(TournamentPage.render(t));
+    tournamentGames(t);
   } catch (e) {
     $("tournament-status").textContent = "Cannot show this tournament: " + e.message;
   }
-  state.poll = setTimeout(() => pollTournament(path), LIST_EVERY_MS);
+  if (LIVE) state.poll = setTimeout(() => pollTournament(path), LIST_EVERY_MS);
+}
+
+// Switches the page to another game, tournament or participant: stops what the last one did.
+function enter(kind, path) {
+  stopAutoplay();
+  clearTimeout(state.poll);
+  state.kind = kind;
+  state.path = path;
+  state.game = null;
+  state.charts = null;
+  show(kind);
 }
 
 function openTournament(path) {
-  stopAutoplay();
-  clearTimeout(state.poll);
-  state.kind = "tournament";
-  state.path = path;
-  state.game = null;
-  show("tournament");
-  $("tournament-title").textContent = "Tournament " + (path || "(this folder)");
+  enter("tournament", path);
+  $("tournament-title").textContent = "Tournament " + (path || (Source.exported ? Source.exported.title : "(this folder)"));
   pollTournament(path);
+}
+
+async function openParticipant(path, name) {
+  enter("participant", path);
+  $("participant-title").textContent = name;
+  $("participant-status").textContent = "loading…";
+  $("participant-body").replaceChildren();
+  try {
+    const [t, moves] = await Promise.all([Source.get("tournament", { path }), Source.get("participant", { path, name })]);
+    if (state.kind !== "participant" || state.path !== path) return;
+    $("participant-status").textContent = t.standings_error || "";
+    $("participant-body").replaceChildren(TournamentPage.renderParticipant(t, moves, name));
+  } catch (e) {
+    $("participant-status").textContent = "Cannot show this participant: " + e.message;
+  }
 }
 
 // ---- page ----------------------------------------------------------------------------------
 
 function show(section) {
-  for (const id of ["welcome", "game", "tournament"]) $(id).hidden = id !== section;
+  for (const id of ["welcome", "game", "tournament", "participant"]) $(id).hidden = id !== section;
 }
 
+// #game=PATH, #tournament=PATH, #participant=PATH&name=NAME (each part URI-encoded).
 function route() {
-  const m = /^#(game|tournament)=(.*)$/.exec(location.hash);
+  const m = /^#(game|tournament|participant)=([^&]*)(?:&name=(.*))?$/.exec(location.hash);
   if (!m) {
+    // A report opens on its tournament.
+    if (Source.exported) return openTournament("");
     state.kind = null;
     return show("welcome");
   }
   const path = decodeURIComponent(m[2]);
   if (m[1] === "game") openGame(path);
+  else if (m[1] === "participant") openParticipant(path, decodeURIComponent(m[3] || ""));
   else openTournament(path);
 }
 

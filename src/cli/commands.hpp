@@ -16,6 +16,8 @@ void add_connect(CLI::App& app, int& exit_code);
 void add_play(CLI::App& app, int& exit_code);
 void add_bench(CLI::App& app, int& exit_code);
 void add_tournament(CLI::App& app, int& exit_code);
+// `arena tournament report`: added to the tournament command (tournament_report.cpp).
+void add_tournament_report(CLI::App& tournament, int& exit_code);
 void add_mulino(CLI::App& app, int& exit_code);
 
 // `arena serve morris`: the Bologna course's Java-serialization server (serve_morris.cpp).

@@ -148,6 +148,7 @@ void add_tournament(CLI::App& app, int& exit_code) {
   for (auto* opt :
        {static_cast<CLI::Option*>(file), agent, out, seed, move_time, warmup, connect, cap, ports})
     resume->excludes(opt);
+  add_tournament_report(*cmd, exit_code);
 
   cmd->callback([o, cmd, &exit_code] {
     if (o->list_games) {

@@ -35,7 +35,13 @@ GameRecord play_local_match(const GameInfo& game, std::array<Player*, 2> players
       record.ended_at = utc_now_iso8601();
       return record;
     }
-    record.moves.push_back({state->ply(), side, *played.value, ms});
+    MoveRecord m{state->ply(), side, *played.value, ms};
+    // The built-in engine's view of its move (evaluation and depth) goes into the record.
+    if (const auto search = players[index(side)]->last_search()) {
+      m.eval = search->eval;
+      m.depth = search->depth;
+    }
+    record.moves.push_back(std::move(m));
     if (options.on_move) options.on_move(*state, record.moves.back());
     if (!options.live_record.empty() && !state->result().over())
       write_live_record(options.live_record, record);

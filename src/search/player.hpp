@@ -1,6 +1,7 @@
 #pragma once
 // A player chooses moves for any game through the type-erased face.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/any_game.hpp"
@@ -16,6 +17,13 @@ struct PlayerSpec {
   std::uint64_t seed = 1;   // random and greedy tie-breaks
 };
 
+// The evaluation of a chosen move, from the mover's side (engine units), and the search depth
+// that gave it.
+struct SearchSummary {
+  int eval = 0;
+  int depth = 0;
+};
+
 class Player {
  public:
   virtual ~Player() = default;
@@ -24,6 +32,9 @@ class Player {
   virtual std::string choose(const AnyState& state) = 0;
   // One line about the last choice (depth, score, nodes), for verbose output.
   virtual std::string last_info() const { return {}; }
+  // What a search behind the last choice found, kept in the game record; none for players that
+  // do not search.
+  virtual std::optional<SearchSummary> last_search() const { return std::nullopt; }
 };
 
 // The engine's thinking time for a limit: a safety margin keeps it inside the referee's clock.

@@ -81,14 +81,17 @@ class EnginePlayer final : public Player {
     const auto out = searcher_.search(s, limits);
     info_ = fmt::format("depth {} score {} nodes {} time {} ms", out.depth, out.score, out.nodes,
                         out.elapsed.count());
+    summary_ = {out.score, out.depth};
     return s.move_text(out.best);
   }
   std::string last_info() const override { return info_; }
+  std::optional<SearchSummary> last_search() const override { return summary_; }
 
  private:
   PlayerSpec spec_;
   Searcher<S> searcher_;
   std::string info_;
+  std::optional<SearchSummary> summary_;
 };
 
 template <SearchableGame S>

@@ -36,6 +36,7 @@ class FolderIndex {
   std::optional<nlohmann::json> summary(const std::filesystem::path& file);
   // The name the API uses for a path inside the root: relative, '/'-separated, "" for the root.
   std::string relative_name(const std::filesystem::path& p) const;
+  const std::filesystem::path& root() const { return root_; }
 
  private:
   struct Cached {

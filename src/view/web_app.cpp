@@ -8,8 +8,9 @@
 #include "referee/record.hpp"
 #include "view/assets.hpp"
 #include "view/game_views.hpp"
+#include "view/participant_moves.hpp"
 #include "view/safe_path.hpp"
-#include "view/tournament_standings.hpp"
+#include "view/time_limit.hpp"
 
 namespace arena::view {
 namespace fs = std::filesystem;
@@ -57,6 +58,7 @@ HttpResponse WebApp::route(const HttpRequest& request) {
   if (p == "/api/list") return list(request);
   if (p == "/api/record") return record(request);
   if (p == "/api/tournament") return tournament(request);
+  if (p == "/api/participant") return participant(request);
   if (p == "/api/games") {
     nlohmann::json games = nlohmann::json::array();
     for (const GameInfo& g : all_games())
@@ -123,6 +125,7 @@ HttpResponse WebApp::record(const HttpRequest& request) {
   out["path"] = index_.relative_name(file);
   out["version"] = version;
   out["live"] = r.outcome == Outcome::Ongoing && r.reason == kInProgressReason;
+  out["limit"] = move_time_limit(r.settings);
   return json_response(out.dump());
 }
 
@@ -130,27 +133,39 @@ HttpResponse WebApp::tournament(const HttpRequest& request) {
   auto t = target(request, true);
   if (auto* err = std::get_if<HttpResponse>(&t)) return *err;
   const fs::path& dir = std::get<fs::path>(t);
-  // Ordered: the standings keep their columns in the order the tournament wrote them.
+  // Ordered: the files are served with their keys in the order they were written.
   auto out = nlohmann::ordered_json::parse(index_.list(dir).dump());
   out["path"] = index_.relative_name(dir);
-  out["standings"] = nullptr;
-  // standings.json is shown as it is; without it, the standings `arena tournament` writes in
-  // results.json when the event ends (flattened into tables).
-  std::error_code ec;
-  const bool own = fs::is_regular_file(dir / "standings.json", ec);
-  const fs::path file = dir / (own ? "standings.json" : "results.json");
-  if (fs::is_regular_file(file, ec)) {
+  // results.json as `arena tournament` rewrites it after every game; standings.json as another
+  // tool wrote it. Either may be missing (before the first game ends) or half-written.
+  for (const char* name : {"results.json", "standings.json"}) {
+    const fs::path file = dir / name;
+    const std::string key = fs::path(name).stem().string();
+    out[key] = nullptr;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) continue;
     try {
       auto j = nlohmann::ordered_json::parse(read_bounded(file, kMaxRecordBytes), nullptr, false);
       if (j.is_discarded())
-        out["standings_error"] = file.filename().string() + " is not valid JSON (being rewritten?)";
+        out["standings_error"] = std::string(name) + " is not valid JSON (being rewritten?)";
       else
-        out["standings"] = own ? std::move(j) : standings_from_results(j);
+        out[key] = std::move(j);
     } catch (const std::exception& e) {
-      out["standings_error"] = e.what();
+      out["standings_error"] = std::string(name) + ": " + e.what();
     }
   }
-  out["version"] = file_version(file);
+  return json_response(out.dump());
+}
+
+HttpResponse WebApp::participant(const HttpRequest& request) {
+  auto t = target(request, true);
+  if (auto* err = std::get_if<HttpResponse>(&t)) return *err;
+  const auto name = request.query.find("name");
+  if (name == request.query.end() || name->second.empty())
+    return error_response(400, "missing &name=");
+  if (name->second.size() > kMaxParticipantName) return error_response(400, "the name is too long");
+  nlohmann::json out = participant_moves(index_, std::get<fs::path>(t), name->second);
+  out["path"] = index_.relative_name(std::get<fs::path>(t));
   return json_response(out.dump());
 }
 

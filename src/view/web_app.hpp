@@ -30,6 +30,7 @@ class WebApp {
   HttpResponse list(const HttpRequest& request);
   HttpResponse record(const HttpRequest& request);
   HttpResponse tournament(const HttpRequest& request);
+  HttpResponse participant(const HttpRequest& request);
   // The file or folder the "path" query parameter names, or the error response to give.
   std::variant<std::filesystem::path, HttpResponse> target(const HttpRequest& request,
                                                            bool want_directory);

@@ -1,12 +1,14 @@
 // `arena web` in headless Chromium: a game played live through `arena serve` by two
 // `arena connect` engines is followed move by move without reloading; a finished game is stepped
-// through with the keys, buttons and the move list; a tournament's standings are shown.
+// through with the keys, buttons and the move list; a tournament's standings, charts, crosstable
+// and participants are shown; the report of `arena tournament report` works from file://.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 
 const arena = process.env.ARENA_BINARY;
@@ -16,6 +18,7 @@ assert.ok(arena && outDir, "ARENA_BINARY and ARENA_BROWSER_OUT must be set (see 
 
 const work = mkdtempSync(join(tmpdir(), "arena-browser-"));
 const root = join(work, "served");
+const site = join(work, "site");  // `arena tournament report` of root/event
 const children = [];
 let context, page, baseUrl;
 const pageErrors = [];
@@ -60,6 +63,31 @@ function cellsOfView(view) {
   return out;
 }
 
+// An event in progress, written by hand: sharded, with games lost by faults (the sandbox's
+// reasons among them) and a hostile name that must stay text.
+const HOSTILE = "<img src=x onerror=window.__pwned=1>";
+function writeFaultyEvent(dir) {
+  mkdirSync(dir, { recursive: true });
+  const row = (rank, name, points, faults) => ({ rank, name, points, games: 2, wins: points / 3, draws: 0, losses: 2 - points / 3,
+    as_white: { wins: 0, draws: 0, losses: 1 }, as_black: { wins: 0, draws: 0, losses: 1 }, sonneborn_berger: 0,
+    fault_losses: faults, rating: 100 - 100 * rank, rating_error95: 150 });
+  writeFileSync(join(dir, "results.json"), JSON.stringify({
+    format: "arena-tournament-results", version: 1, game: "fission", points: { win: 3, draw: 1, loss: 0 },
+    games_played: 4, games_total: 12, complete: false,
+    shards: [{ shard: 1, of: 2, games_played: 3, games_total: 6 }, { shard: 2, of: 2, games_played: 1, games_total: 6 }],
+    standings: [row(1, "alice", 6, 0), row(2, HOSTILE, 0, 2)],
+    ratings: { regularised: true },
+    crosstable: { participants: [HOSTILE, "alice"], cells: [[null, { as_white: "L", as_black: "L", points: 0 }], [{ as_white: "W", as_black: "W", points: 6 }, null]] },
+    endings: { win: { games: 2, reasons: { "no-stones": 2 } }, "memory-limit": { games: 1, reasons: { "memory-limit": 1 } }, timeout: { games: 1, reasons: { timeout: 1 } } },
+    games: [
+      { game: 1, round: 1, white: "alice", black: HOSTILE, winner: "white", end: "win", reason: "no-stones", detail: "", plies: 9, record: "games/001.json" },
+      { game: 2, round: 2, white: HOSTILE, black: "alice", winner: "black", end: "memory-limit", reason: "memory-limit", detail: "used more than 256 MiB", plies: 3, record: "games/002.json" },
+      { game: 3, round: 3, white: "alice", black: HOSTILE, winner: "white", end: "timeout", reason: "timeout", detail: "no move within 1000 ms", plies: 4, record: "games/003.json" },
+      { game: 4, round: 4, white: HOSTILE, black: "alice", winner: "black", end: "win", reason: "no-stones", detail: "", plies: 7, record: "games/004.json" },
+    ],
+  }));
+}
+
 before(async () => {
   mkdirSync(join(root, "finished"), { recursive: true });
   mkdirSync(join(root, "cup"), { recursive: true });
@@ -74,6 +102,14 @@ before(async () => {
   for (const game of ["murus", "morris", "soccer"])
     execFileSync(arena, ["play", game, "--white", "greedy", "--black", "random", "--seed", "5", "-q",
       "--record", join(root, "games", `${game}.json`)]);
+  // A game where arena's engine played in-process: its evaluation and depth are in the record.
+  execFileSync(arena, ["play", "fission", "--white", "engine", "--depth", "2", "--black", "random", "--seed", "4", "-q",
+    "--record", join(root, "games", "engine.json")]);
+  // A real tournament: three built-in agents, a double round-robin through the course protocol.
+  execFileSync(arena, ["tournament", "fission", "-a", "deep: engine depth=2", "-a", "greedy", "-a", "rnd: random",
+    "--seed", "5", "--warmup", "0", "--moves-per-player", "10", "-j", "2", "-q", "-o", join(root, "event")]);
+  execFileSync(arena, ["tournament", "report", join(root, "event"), "--html", site]);
+  writeFaultyEvent(join(root, "faulty"));
   writeFileSync(join(root, "cup", "standings.json"), JSON.stringify({
     event: "cup", rounds: 1,
     standings: [{ rank: 1, player: "greedy", points: 1, games: 1 }, { rank: 2, player: "random", points: 0, games: 1 }],
@@ -324,6 +360,174 @@ test("a Paper Soccer game is drawn with the ball's whole path, turn by turn", as
   assert.equal(await page.getAttribute("#board [data-ball]", "data-ball"), view.ball.join(","));
   assert.equal(await page.locator("#board .lattice").count(), 9 * 11 + 6);
   await page.screenshot({ path: join(outDir, "viewer-soccer.png") });
+});
+
+
+
+// ---- tournaments -------------------------------------------------------------------------------
+
+const results = () => JSON.parse(readFileSync(join(root, "event", "results.json"), "utf8"));
+const wdl = (w) => `${w.wins}/${w.draws}/${w.losses}`;
+const signed = (v) => `${v >= 0 ? "+" : ""}${Math.round(v)}`;
+// The standings as the terminal prints them, from results.json.
+const expectedStandings = (r) => [
+  ["#", "name", "points", "games", "W/D/L", "as White", "as Black", "rating ± 95%", "faults"],
+  ...r.standings.map((s) => [String(s.rank), s.name, String(s.points), String(s.games), `${s.wins}/${s.draws}/${s.losses}`,
+    wdl(s.as_white), wdl(s.as_black), `${signed(s.rating)} ± ${Math.round(s.rating_error95)}`, String(s.fault_losses)]),
+];
+const tableRows = (p, sel) => p.$$eval(`${sel} tr`, (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+const ratingBars = (p) => p.$$eval("#ratings-chart .rating-bar", (gs) =>
+  gs.map((g) => [g.getAttribute("data-name"), Number(g.getAttribute("data-rating")), Number(g.getAttribute("data-error"))]));
+
+async function checkStandings(p, r) {
+  await p.locator("#standings-table tr").nth(r.standings.length).waitFor({ timeout: 10000 });
+  assert.deepEqual(await tableRows(p, "#standings-table"), expectedStandings(r));
+  // Rank order, and one rating bar per participant with its interval.
+  assert.deepEqual(r.standings.map((s) => s.rank), [...r.standings.map((s) => s.rank)].sort((a, b) => a - b));
+  assert.deepEqual(await ratingBars(p), r.standings.map((s) => [s.name, s.rating, s.rating_error95]));
+  // The crosstable's rows and columns in the same order.
+  const cross = await tableRows(p, "#crosstable");
+  assert.deepEqual(cross.slice(1).map((row) => row[1]), r.standings.map((s) => s.name));
+  assert.deepEqual(cross[0].slice(2), r.standings.map((_, k) => String(k + 1)));
+}
+
+test("a tournament's page: standings as the terminal prints them, ratings chart, crosstable, endings", async () => {
+  const r = results();
+  assert.equal(r.standings.length, 3);
+  await page.goto(baseUrl + "#tournament=event");
+  await checkStandings(page, r);
+  assert.equal(await page.textContent(".progress-text"), `Complete: ${r.games_played} games.`);
+  assert.equal(await page.locator("#progress").count(), 0, "no progress bar for a finished event");
+  const bars = await page.$$eval("#endings-chart .bar", (gs) => gs.map((g) => [g.getAttribute("data-label"), Number(g.getAttribute("data-value"))]));
+  assert.deepEqual(bars, Object.entries(r.endings).map(([end, e]) => [end, e.games]));
+  assert.equal(bars.reduce((n, [, v]) => n + v, 0), r.games_total);
+  await page.screenshot({ path: join(outDir, "viewer-standings.png"), fullPage: true });
+});
+
+test("every crosstable result links to its game, and the link opens it", async () => {
+  const r = results();
+  await page.goto(baseUrl + "#tournament=event");
+  await page.locator("#crosstable td.cell a").first().waitFor({ timeout: 10000 });
+  const cells = await page.$$eval("#crosstable td.cell", (tds) => tds.map((td) =>
+    [td.dataset.row, td.dataset.col, ...[...td.querySelectorAll("a")].map((a) => [a.textContent, decodeURIComponent(a.getAttribute("href"))])]));
+  assert.equal(cells.length, 6);
+  const letter = (g, me) => (g.winner === "draw" ? "D" : g.winner === (g.white === me ? "white" : "black") ? "W" : "L");
+  for (const [row, col, withWhite, withBlack] of cells) {
+    const w = r.games.find((g) => g.white === row && g.black === col), b = r.games.find((g) => g.white === col && g.black === row);
+    assert.deepEqual(withWhite, [letter(w, row), `#game=event/${w.record}`], `${row} against ${col} with White`);
+    assert.deepEqual(withBlack, [letter(b, row), `#game=event/${b.record}`], `${row} against ${col} with Black`);
+  }
+  // Clicking opens that game: the row's player with Black against the column's.
+  const [row, col] = cells[1];
+  const game = r.games.find((g) => g.white === col && g.black === row);
+  await page.locator(`#crosstable td.cell[data-row="${row}"][data-col="${col}"] a`).nth(1).click();
+  await page.locator("#moves li").nth(game.plies - 1).waitFor({ timeout: 10000 });
+  assert.equal(await page.textContent("#game-title"), `${col} (White) – ${row} (Black)`);
+  assert.equal(await page.locator("#moves li").count(), game.plies);
+  assert.match(await page.textContent("#game-status"), new RegExp(game.reason));
+});
+
+test("a participant's page: its games, results by opponent and colour, time per move", async () => {
+  const r = results();
+  const name = r.standings[0].name;
+  await page.goto(baseUrl + "#tournament=event");
+  await page.locator("#standings-table a", { hasText: name }).click();
+  await page.locator("#participant-games tr").nth(4).waitFor({ timeout: 10000 });
+  assert.equal(await page.textContent("#participant-title"), name);
+  const mine = r.games.filter((g) => g.white === name || g.black === name);
+  const games = await tableRows(page, "#participant-games");
+  assert.deepEqual(games.slice(1).map((row) => [row[0], row[2], row[3]]),
+    mine.map((g) => [`#${g.game}`, g.white === name ? "White" : "Black", g.white === name ? g.black : g.white]));
+  const opponents = await tableRows(page, "#participant-opponents");
+  assert.equal(opponents.length, 3);
+  const row = r.standings[0];
+  assert.equal(opponents.slice(1).reduce((n, o) => n + Number(o[3]), 0), row.points, "points by opponent add up");
+  assert.match(await page.textContent("#participant-summary"), new RegExp(`^Rank ${row.rank} · ${row.points} points in ${row.games} games`));
+  assert.equal(await page.textContent("#participant-faults-part p"), "No games lost by a fault.");
+  // The time chart: one line per game, a point per move it made, the limit drawn.
+  const api = await (await fetch(baseUrl + `api/participant?path=event&name=${encodeURIComponent(name)}`)).json();
+  assert.equal(api.games.length, 4);
+  const series = await page.$$eval("#participant-times svg.time-chart g.series:not(.legend)", (gs) =>
+    gs.map((g) => [...g.querySelectorAll("circle")].map((c) => Number(c.getAttribute("data-y")))));
+  assert.deepEqual(series, api.games.map((g) => g.time_ms));
+  assert.ok(series.flat().length > 4);
+  assert.match(await page.textContent("#participant-times .limit-label"), /^limit \d+ ms$/);
+  await page.screenshot({ path: join(outDir, "viewer-participant.png"), fullPage: true });
+});
+
+test("an event in progress: a progress bar per shard, faults with their reasons, names kept as text", async () => {
+  await page.goto(baseUrl + "#tournament=faulty");
+  await page.locator("#progress .progress-bar").first().waitFor({ timeout: 10000 });
+  const shards = await page.$$eval("#progress .progress-bar", (gs) => gs.map((g) =>
+    [g.querySelector(".row-label").textContent, g.getAttribute("data-done"), g.getAttribute("data-total")]));
+  assert.deepEqual(shards, [["shard 1 of 2", "3", "6"], ["shard 2 of 2", "1", "6"]]);
+  assert.equal(await page.textContent(".progress-text"), "In progress: 4 of 12 games played.");
+  assert.equal(await page.locator("#standings-table tr").nth(2).locator("td").nth(1).textContent(), HOSTILE);
+  // Ranked order even though the crosstable lists the participants otherwise.
+  assert.deepEqual((await tableRows(page, "#crosstable")).slice(1).map((r) => r.slice(1)), [["alice", "—", "WW"], [HOSTILE, "LL", "—"]]);
+  await page.locator("#standings-table a", { hasText: HOSTILE }).click();
+  await page.locator("#participant-faults li").first().waitFor({ timeout: 10000 });
+  assert.equal(await page.textContent("#participant-faults-part p"), "2 games lost by a fault: memory limit 1, timeout 1.");
+  assert.deepEqual(await page.$$eval("#participant-faults li", (lis) => lis.map((li) => li.textContent)), [
+    "memory limit game 2 with White against alice: used more than 256 MiB",
+    "timeout game 3 with Black against alice: no move within 1000 ms"]);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, "a name is never markup");
+  assert.equal(await page.locator("#participant-body img").count(), 0);
+});
+
+test("a game's page charts each side's time per move against the limit, and the engine's evaluation and depth", async () => {
+  const rec = await openLastPly("games/engine.json");
+  const white = rec.moves.filter((m) => m.side === "white"), black = rec.moves.filter((m) => m.side === "black");
+  assert.ok(white.every((m) => m.depth === 2 || Math.abs(m.eval) > 900000) && white.every((m) => typeof m.eval === "number"), "the engine's moves carry eval and depth");
+  assert.ok(black.every((m) => m.eval === undefined && m.depth === undefined), "the random player's carry none");
+  const points = (chart, name) => page.$$eval(`#game-charts svg.${chart} g.series[data-series="${name}"]:not(.legend) circle`, (cs) =>
+    cs.map((c) => [Number(c.getAttribute("data-x")), Number(c.getAttribute("data-y"))]));
+  assert.deepEqual(await points("time-chart", "White"), white.map((m) => [m.ply, m.time_ms]));
+  assert.deepEqual(await points("time-chart", "Black"), black.map((m) => [m.ply, m.time_ms]));
+  assert.equal(await page.textContent("#game-charts .time-chart .limit-label"), `limit ${rec.settings.move_time_ms} ms`);
+  assert.deepEqual(await points("depth-chart", "White"), white.map((m) => [m.ply, m.depth]));
+  assert.equal((await points("eval-chart", "White's engine")).length, white.length);
+  assert.equal((await points("eval-chart", "Black's engine")).length, 0);
+  // A point of a chart takes the board to that ply.
+  await page.locator(`#game-charts .time-chart g.series[data-series="White"] circle`).nth(1).click();
+  assert.match(await page.textContent("#ply-info"), new RegExp(`^Ply ${white[1].ply}/${rec.moves.length}:`));
+  await page.screenshot({ path: join(outDir, "viewer-charts.png"), fullPage: true });
+});
+
+test("the report opens from file:// without a server: the same standings, and a game plays", async () => {
+  const r = results();
+  const p = await context.newPage();
+  const errors = [], requests = [];
+  p.on("pageerror", (e) => errors.push(String(e)));
+  p.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  p.on("request", (q) => requests.push(q.url()));
+  await p.goto(pathToFileURL(join(site, "index.html")).href);
+  await checkStandings(p, r);
+  assert.equal(await p.textContent(".progress-text"), `Complete: ${r.games_played} games.`);
+  // A game from the crosstable, stepped through ply by ply against the server's positions.
+  const game = r.games[0];
+  await p.locator(`#crosstable td.cell[data-row="${game.white}"][data-col="${game.black}"] a`).first().click();
+  await p.locator("#moves li").nth(game.plies - 1).waitFor({ timeout: 10000 });
+  assert.equal(await p.textContent("#game-title"), `${game.white} (White) – ${game.black} (Black)`);
+  const rec = await (await fetch(baseUrl + "api/record?path=" + encodeURIComponent(`event/${game.record}`))).json();
+  const cells = () => p.$$eval("#board svg [data-cell]", (gs) =>
+    Object.fromEntries(gs.map((g) => [g.getAttribute("data-cell"), g.getAttribute("data-stack")])));
+  await p.keyboard.press("Home");
+  assert.equal(await p.textContent("#ply-info"), `Start position (${rec.moves.length} plies)`);
+  assert.deepEqual(await cells(), cellsOfView(rec.views[0]));
+  for (let ply = 1; ply <= rec.moves.length; ply++) {
+    await p.keyboard.press("d");
+    assert.deepEqual(await cells(), cellsOfView(rec.views[ply]), `ply ${ply}`);
+  }
+  assert.match(await p.textContent("#ply-info"), new RegExp(`^Ply ${rec.moves.length}/${rec.moves.length}: `));
+  assert.equal(await p.getAttribute("#game-status a", "href"), `files/${game.record}`);
+  // A participant's page works there too.
+  await p.goto(pathToFileURL(join(site, "index.html")).href + "#participant=&name=" + encodeURIComponent(r.standings[0].name));
+  await p.locator("#participant-times svg.time-chart").waitFor({ timeout: 10000 });
+  await p.screenshot({ path: join(outDir, "report-file.png"), fullPage: true });
+  assert.deepEqual(requests.filter((u) => !u.startsWith("file://")), [], "nothing but the folder's own files");
+  assert.deepEqual(errors, []);
+  await p.close();
 });
 
 test("the page made no script errors", () => {

@@ -34,15 +34,18 @@ class SearchTurns final : public Player {
     const TurnChoice c = engine_.choose(state_of(state), limits_);
     info_ = fmt::format("depth {} score {} nodes {} time {} ms", c.depth, c.score, c.nodes,
                         c.elapsed.count());
+    summary_ = {c.score, c.depth};
     return turn_text(c.turn);
   }
   std::string last_info() const override { return info_; }
+  std::optional<SearchSummary> last_search() const override { return summary_; }
 
  private:
   std::string name_;
   SearchLimits limits_;
   TurnEngine engine_;
   std::string info_;
+  std::optional<SearchSummary> summary_;
 };
 
 class HumanTurns final : public Player {
