@@ -30,7 +30,7 @@ const Charts = (() => {
   //        xLabel, yLabel, yFloor (the lowest y shown, default 0), onPoint(x)}
   // The element gets markX(x): a vertical cursor at x (the ply shown).
   function lines(opts) {
-    const W = 640, H = 220, left = 56, right = 12, top = 14, bottom = 34;
+    const W = 640, H = 236, left = 56, right = 12, top = 30, bottom = 34;
     const root = frame(W, H, opts.cls || "lines");
     const pts = opts.series.flatMap((s) => s.points);
     const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]).concat((opts.hlines || []).map((l) => l.y));
@@ -47,7 +47,7 @@ const Charts = (() => {
     svgEl("line", { x1: left, x2: left, y1: top, y2: H - bottom, class: "axis" }, root);
     svgEl("line", { x1: left, x2: W - right, y1: H - bottom, y2: H - bottom, class: "axis" }, root);
     if (opts.xLabel) label(root, (left + W - right) / 2, H - 4, opts.xLabel);
-    if (opts.yLabel) label(root, 4, top - 2, opts.yLabel, "axis-label", "start");
+    if (opts.yLabel) label(root, 4, 14, opts.yLabel, "axis-label", "start");
     for (const l of opts.hlines || []) {
       svgEl("line", { x1: left, x2: W - right, y1: Y(l.y), y2: Y(l.y), class: "limit" }, root);
       label(root, W - right - 4, Y(l.y) - 4, l.label, "limit-label", "end");
@@ -65,12 +65,13 @@ const Charts = (() => {
           if (opts.onPoint) c.addEventListener("click", () => opts.onPoint(x));
         }
     }
-    if (opts.series.length > 1 && opts.legend !== false) {
-      let lx = left + 8;
+    // The legend on the top line, right of the y axis' label.
+    if (opts.series.length && opts.legend !== false) {
+      let lx = Math.max(left + 40, 14 + (opts.yLabel || "").length * 6.5);
       for (const s of opts.series) {
         const g = svgEl("g", { class: `legend series ${s.cls || ""}` }, root);
-        svgEl("line", { x1: lx, x2: lx + 16, y1: top + 4, y2: top + 4, class: s.dashed ? "dashed" : "" }, g);
-        lx += 20 + label(g, lx + 20, top + 8, s.name, "legend-label", "start").textContent.length * 7 + 8;
+        svgEl("line", { x1: lx, x2: lx + 16, y1: 10, y2: 10, class: s.dashed ? "dashed" : "" }, g);
+        lx += 20 + label(g, lx + 20, 14, s.name, "legend-label", "start").textContent.length * 6.5 + 8;
       }
     }
     root.markX = (x) => {

@@ -40,7 +40,7 @@ const GameCharts = (() => {
       series: [
         { name: "White's engine", cls: "white", points: points(rec, "white", shown) },
         { name: "Black's engine", cls: "black", points: points(rec, "black", shown) },
-      ],
+      ].filter((s) => s.points.length),
     });
   }
 
@@ -50,7 +50,7 @@ const GameCharts = (() => {
       series: [
         { name: "White", cls: "white", points: points(rec, "white", (m) => m.depth) },
         { name: "Black", cls: "black", points: points(rec, "black", (m) => m.depth) },
-      ],
+      ].filter((s) => s.points.length),
     });
   }
 
