@@ -144,5 +144,12 @@ const Charts = (() => {
     return root;
   }
 
-  return { lines, ratings, bars, progress, ticks };
+  // The reference line of a time limit as /api/record and /api/participant give it
+  // ({ms, clock: "wall" | "cpu"}); none without one.
+  function limitLines(limit) {
+    if (!limit || !(limit.ms > 0)) return [];
+    return [{ y: limit.ms, label: limit.clock === "cpu" ? `CPU limit ${limit.ms} ms` : `limit ${limit.ms} ms` }];
+  }
+
+  return { lines, ratings, bars, progress, limitLines, ticks };
 })();

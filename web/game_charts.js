@@ -11,11 +11,6 @@ const GameCharts = (() => {
   const points = (rec, side, value) =>
     rec.moves.filter((m) => m.side === side && typeof value(m) === "number").map((m) => [m.ply, value(m)]);
 
-  function limitLine(limit) {
-    if (!limit || !(limit.ms > 0)) return [];
-    return [{ y: limit.ms, label: limit.clock === "cpu" ? `CPU limit ${limit.ms} ms` : `limit ${limit.ms} ms` }];
-  }
-
   function timeChart(rec, onPly) {
     const series = [
       { name: "White", cls: "white", points: points(rec, "white", (m) => m.time_ms) },
@@ -25,7 +20,7 @@ const GameCharts = (() => {
       series.push(
         { name: "White CPU", cls: "white", dashed: true, points: points(rec, "white", (m) => m.cpu_ms) },
         { name: "Black CPU", cls: "black", dashed: true, points: points(rec, "black", (m) => m.cpu_ms) });
-    return Charts.lines({ cls: "time-chart", series, hlines: limitLine(rec.limit), xLabel: "ply", yLabel: "ms", onPoint: onPly });
+    return Charts.lines({ cls: "time-chart", series, hlines: Charts.limitLines(rec.limit), xLabel: "ply", yLabel: "ms", onPoint: onPly });
   }
 
   // The evaluation from White's side (each engine scores its own moves from its own side).

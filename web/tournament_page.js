@@ -146,7 +146,7 @@ const TournamentPage = (() => {
     if (!games.length) return h("p", { className: "none", textContent: "no moves yet" });
     const limits = games.map((g) => g.limit).filter((l) => isObject(l) && l.ms > 0);
     const limit = limits.length ? limits.reduce((a, b) => (b.ms > a.ms ? b : a)) : null;
-    const hlines = limit ? [{ y: limit.ms, label: limit.clock === "cpu" ? `CPU limit ${limit.ms} ms` : `limit ${limit.ms} ms` }] : [];
+    const hlines = Charts.limitLines(limit);
     const seriesOf = (key) => games.map((g) => {
       const played = gameOf(g.path);
       return { name: played ? `game ${played.game} vs ${g.opponent}` : `${g.path}`, cls: `game ${g.side}`,
