@@ -30,8 +30,7 @@ void add_sandbox_options(CLI::App& cmd, SandboxOptions& o, const std::string& cp
       ->default_str(std::to_string(o.limits.memory_bytes / kMiB))
       ->check(CLI::Range(16.0, 1048576.0))
       ->group(group);
-  cmd.add_option(cpus_option, o.limits.cpus,
-                 "Cores of each agent, its own for the whole game")
+  cmd.add_option(cpus_option, o.limits.cpus, "Cores of each agent, its own for the whole game")
       ->capture_default_str()
       ->check(CLI::Range(1, 256))
       ->group(group);
@@ -67,6 +66,12 @@ void add_sandbox(CLI::App& app, int& exit_code) {
     const SandboxSupport& tcp = probe_sandbox(AgentChannel::Tcp);
     const SandboxSupport& pipes = probe_sandbox(AgentChannel::Pipes);
     fmt::print("{}", sandbox_check_text(tcp, pipes));
+    if (const auto share = neighbour_core_share(std::chrono::milliseconds(500))) {
+      fmt::print("  cores: a busy core leaves its neighbour {:.0f}% of a core{}\n", *share * 100,
+                 *share >= 0.8 ? "" : ": they are not independent (a virtual machine whose "
+                                     "host caps its CPU?); agents on their own cores still slow "
+                                     "each other here");
+    }
     bool all = true;
     for (Protection p : kAllProtections) all = all && tcp.has(p) && pipes.has(p);
     exit_code = all ? 0 : 1;

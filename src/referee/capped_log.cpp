@@ -53,8 +53,9 @@ class Tail {
   std::string text() const {
     std::string out;
     if (total_ > buf_.size())
-      out = fmt::format("[arena: the first {} bytes of this log were dropped; the last {} are kept]\n",
-                        total_ - buf_.size(), buf_.size());
+      out = fmt::format(
+          "[arena: the first {} bytes of this log were dropped; the last {} are kept]\n",
+          total_ - buf_.size(), buf_.size());
     out.append(buf_, start_, std::string::npos);
     out.append(buf_, 0, start_);
     return out;

@@ -387,7 +387,8 @@ AgentCgroup::AgentCgroup(const CgroupSupport& support, const std::string& label,
         write_control(folder / "memory.max", std::to_string(limits.memory_bytes));
         if (fs::exists(folder / "memory.swap.max")) write_control(folder / "memory.swap.max", "0");
         // An OOM kill ends the whole agent, not one of its processes.
-        if (fs::exists(folder / "memory.oom.group")) write_control(folder / "memory.oom.group", "1");
+        if (fs::exists(folder / "memory.oom.group"))
+          write_control(folder / "memory.oom.group", "1");
       }
       if (support.pids && limits.max_tasks > 0)
         write_control(folder / "pids.max", std::to_string(limits.max_tasks));

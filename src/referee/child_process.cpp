@@ -245,7 +245,8 @@ void ChildProcess::spawn_jailed(const std::string& command, const std::vector<st
   for (int c : jail_->cpus())
     if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &cores);
   const bool pin = !jail_->cpus().empty();
-  const std::string dir = working_dir.empty() ? jail_->working_dir().string() : working_dir.string();
+  const std::string dir =
+      working_dir.empty() ? jail_->working_dir().string() : working_dir.string();
   // The child's fds 0-2 are dup'ed from copies above 2, so that no target is overwritten first.
   int fds[3] = {in, out, err};
   for (int& fd : fds)
@@ -266,7 +267,8 @@ void ChildProcess::spawn_jailed(const std::string& command, const std::vector<st
       ::sigprocmask(SIG_SETMASK, &none, nullptr);
       for (int target = 0; target < 3; ++target)
         if (fds[target] >= 0 && ::dup2(fds[target], target) < 0) fail_in_child("dup2");
-      if (!dir.empty() && ::chdir(dir.c_str()) != 0) fail_in_child("cannot enter the agent's folder");
+      if (!dir.empty() && ::chdir(dir.c_str()) != 0)
+        fail_in_child("cannot enter the agent's folder");
       ::close_range(3, ~0U, 0);
       ::execve(argv[0], argv.data(), envp.data());
       fail_in_child("cannot start the sandbox");

@@ -41,11 +41,11 @@ struct ReadOutcome {
 // A child that talks over the network, not on pipes (a tournament's agent, a referee run as a
 // program): stdin from /dev/null, stdout and stderr appended to a file.
 struct DetachedChildOptions {
-  std::string command;                // run by /bin/sh -c
-  std::filesystem::path working_dir;  // empty: ours
-  std::filesystem::path output_file;  // stdout + stderr go here; empty: /dev/null
-  std::vector<std::string> env;       // "NAME=value" entries added to our environment
-  std::uint64_t output_cap = 0;       // >0: the file keeps only the output's last bytes
+  std::string command;                        // run by /bin/sh -c
+  std::filesystem::path working_dir;          // empty: ours
+  std::filesystem::path output_file;          // stdout + stderr go here; empty: /dev/null
+  std::vector<std::string> env;               // "NAME=value" entries added to our environment
+  std::uint64_t output_cap = 0;               // >0: the file keeps only the output's last bytes
   std::unique_ptr<AgentJail> jail = nullptr;  // runs the command confined; null: plain child
 };
 

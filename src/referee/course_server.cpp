@@ -376,7 +376,8 @@ class CourseServer::Impl {
           side, fmt::format("illegal move '{}': {}", printable(*move_text.value), played.error));
     move_timer_.cancel();
     const std::string& move = *played.value;
-    record_.moves.push_back({state_->ply(), side, move, ms, cpu_ms_since(options_.cpu_clock, side, turn_cpu_)});
+    record_.moves.push_back(
+        {state_->ply(), side, move, ms, cpu_ms_since(options_.cpu_clock, side, turn_cpu_)});
     if (!state_->result().over()) save_live_record();  // before anyone hears of the move
     conn->send(course::valid_move());
     log_->played(*state_);

@@ -270,7 +270,8 @@ class MorrisServer::Impl {
     move_timer_.cancel();
     const std::string canonical = state_.move_text(*move.value);
     state_.apply(*move.value);
-    record_.moves.push_back({state_.ply(), side, canonical, ms, cpu_ms_since(options_.cpu_clock, side, turn_cpu_)});
+    record_.moves.push_back(
+        {state_.ply(), side, canonical, ms, cpu_ms_since(options_.cpu_clock, side, turn_cpu_)});
     log_->moved(side, ++moves_made_[index(side)], canonical);
     const mulino::WireState wire = mulino::wire_state(state_);
     log_->state(wire);

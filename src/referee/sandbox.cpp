@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <sched.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <fstream>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "core/text.hpp"
 #include "referee/game_network.hpp"
@@ -28,11 +31,11 @@ namespace fs = std::filesystem;
 // Where the agent's private writable folders appear inside its sandbox.
 constexpr const char* kScratchDir = "/home/agent";
 // The system folders an agent sees, read-only (those that exist; merged-/usr links stay links).
-constexpr const char* kSystemDirs[] = {"/usr", "/bin",  "/sbin", "/lib", "/lib32",
-                                       "/lib64", "/libx32", "/etc", "/opt", "/sys"};
+constexpr const char* kSystemDirs[] = {"/usr",   "/bin",    "/sbin", "/lib", "/lib32",
+                                       "/lib64", "/libx32", "/etc",  "/opt", "/sys"};
 // Variables an agent inherits from arena's environment; the rest is not its business.
-constexpr const char* kPassedEnv[] = {"LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME",
-                                      "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"};
+constexpr const char* kPassedEnv[] = {"LANG",      "LC_ALL",       "LC_CTYPE",      "TZ",
+                                      "JAVA_HOME", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"};
 constexpr const char* kAgentPath = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
 
 std::size_t slot(Protection p) {
@@ -325,7 +328,8 @@ std::string sandbox_check_text(const SandboxSupport& tcp, const SandboxSupport& 
           p != Protection::Network ? "" : (s == &tcp ? " [TCP agents]" : " [stdin/stdout bots]");
       all = all && s->on[i];
       out += fmt::format("  {:<10} {:<4} {}{}{}\n", protection_key(p), s->on[i] ? "on" : "OFF",
-                         protection_title(p), scope, s->on[i] ? "" : "\n             why: " + s->why_not[i]);
+                         protection_title(p), scope,
+                         s->on[i] ? "" : "\n             why: " + s->why_not[i]);
     }
   }
   if (tcp.on[static_cast<std::size_t>(Protection::User)])
@@ -343,9 +347,9 @@ nlohmann::json to_json(const AgentJailSpec& s) {
     for (const auto& p : v) a.push_back(p.string());
     return a;
   };
-  return {{"limits", to_json(s.limits)},     {"cpus", s.cpus},
-          {"own_dir", s.own_dir.string()},   {"readable", paths(s.readable)},
-          {"hidden", paths(s.hidden)},       {"label", s.label}};
+  return {{"limits", to_json(s.limits)},   {"cpus", s.cpus},
+          {"own_dir", s.own_dir.string()}, {"readable", paths(s.readable)},
+          {"hidden", paths(s.hidden)},     {"label", s.label}};
 }
 
 AgentJailSpec agent_jail_spec_from_json(const nlohmann::json& j) {
@@ -440,21 +444,26 @@ AgentJail::Exec AgentJail::exec(const std::string& command,
     // The agent's folder and what it may read, then the hidden paths over whatever shows them.
     std::vector<fs::path> shown = {spec_.own_dir};
     for (const auto& r : spec_.readable) shown.push_back(r);
+    // Its private writable folders first, so that its own folder may lie below one of them.
+    e.argv.insert(e.argv.end(), {"--perms", "0755", "--dir", "/var", "--perms", "0755", "--dir",
+                                 fs::path(kScratchDir).parent_path().string()});
+    const std::vector<fs::path> writable = {"/tmp", "/var/tmp", kScratchDir};
+    for (const auto& dir : writable)
+      e.argv.insert(e.argv.end(), {"--perms", "1777", "--tmpfs", dir.string()});
     // bwrap makes missing parent folders private to root: the agent's user must pass through.
     std::vector<fs::path> parents;
-    for (const fs::path& target : {fs::path("/var/tmp"), fs::path(kScratchDir)})
-      parents.push_back(target.parent_path());
     for (const auto& p : shown)
       for (fs::path a = p.parent_path(); a != a.root_path() && !a.empty(); a = a.parent_path())
         parents.push_back(a);
-    std::sort(parents.begin(), parents.end());
+    std::sort(parents.begin(), parents.end());  // every parent before its children
     parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
-    for (const auto& dir : parents)  // sorted: every parent before its children
-      if (!fs::is_symlink(dir)) e.argv.insert(e.argv.end(), {"--perms", "0755", "--dir", dir.string()});
-    for (const char* dir : {"/tmp", "/var/tmp", kScratchDir})
-      e.argv.insert(e.argv.end(), {"--perms", "1777", "--tmpfs", dir});
-    for (const auto& p : shown)
-      e.argv.insert(e.argv.end(), {"--ro-bind", p.string(), p.string()});
+    for (const auto& dir : parents) {
+      bool mounted = std::find(writable.begin(), writable.end(), dir) != writable.end();
+      for (const char* system : kSystemDirs)
+        mounted = mounted || dir == system || is_within(dir, system);
+      if (!mounted) e.argv.insert(e.argv.end(), {"--perms", "0755", "--dir", dir.string()});
+    }
+    for (const auto& p : shown) e.argv.insert(e.argv.end(), {"--ro-bind", p.string(), p.string()});
     for (const auto& h : spec_.hidden) {
       bool visible = false;
       for (const auto& p : shown) visible = visible || h == p || is_within(h, p);
@@ -470,11 +479,10 @@ AgentJail::Exec AgentJail::exec(const std::string& command,
     e.argv.push_back("--");
   }
   if (drop_user) {
-    e.argv.insert(e.argv.end(), {plan_.machine.setpriv,
-                                 "--reuid=" + std::to_string(plan_.machine.agent_uid),
-                                 "--regid=" + std::to_string(plan_.machine.agent_gid),
-                                 "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
-                                 "--no-new-privs", "--"});
+    e.argv.insert(e.argv.end(),
+                  {plan_.machine.setpriv, "--reuid=" + std::to_string(plan_.machine.agent_uid),
+                   "--regid=" + std::to_string(plan_.machine.agent_gid), "--clear-groups",
+                   "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"});
   }
   e.argv.insert(e.argv.end(), {"/bin/sh", "-c", command});
   e.env = std::move(env);
@@ -541,6 +549,49 @@ nlohmann::json sandbox_record(const SandboxPlan& plan, const AgentLimits& white,
   j["limits"] = {{"white", limits(white)}, {"black", limits(black)}};
   if (plan.uses(Protection::User)) j["agent_user"] = plan.machine.agent_user;
   return j;
+}
+
+namespace {
+
+void pin_this_thread(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  ::pthread_setaffinity_np(::pthread_self(), sizeof set, &set);
+}
+
+std::chrono::nanoseconds thread_cpu() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
+}  // namespace
+
+std::optional<double> neighbour_core_share(std::chrono::milliseconds duration) {
+  const std::vector<int> cores = usable_cpus();
+  if (cores.size() < 2) return std::nullopt;
+  std::atomic<bool> stop{false};
+  auto spin_until_stopped = [&stop](int cpu) {
+    pin_this_thread(cpu);
+    volatile unsigned long x = 0;
+    while (!stop.load(std::memory_order_relaxed)) x = x + 1;
+  };
+  std::thread neighbour(spin_until_stopped, cores[1]);
+  double share = 0;
+  std::thread measured([&] {
+    pin_this_thread(cores[0]);
+    const auto wall0 = std::chrono::steady_clock::now();
+    const auto cpu0 = thread_cpu();
+    volatile unsigned long x = 0;
+    while (std::chrono::steady_clock::now() - wall0 < duration) x = x + 1;
+    const auto wall = std::chrono::steady_clock::now() - wall0;
+    share = static_cast<double>((thread_cpu() - cpu0).count()) / static_cast<double>(wall.count());
+  });
+  measured.join();
+  stop = true;
+  neighbour.join();
+  return share;
 }
 
 std::vector<int> usable_cpus() {

@@ -99,11 +99,11 @@ std::string sandbox_check_text(const SandboxSupport& tcp, const SandboxSupport& 
 // What one agent is given.
 struct AgentJailSpec {
   AgentLimits limits;
-  std::vector<int> cpus;                          // its cores; empty: not pinned
-  std::filesystem::path own_dir;                  // read-only, its working directory
-  std::vector<std::filesystem::path> readable;    // more it may read (the arena binary)
-  std::vector<std::filesystem::path> hidden;      // never visible (other agents, the event)
-  std::string label;                              // in the cgroup's name: "white", "p1"...
+  std::vector<int> cpus;                        // its cores; empty: not pinned
+  std::filesystem::path own_dir;                // read-only, its working directory
+  std::vector<std::filesystem::path> readable;  // more it may read (the arena binary)
+  std::vector<std::filesystem::path> hidden;    // never visible (other agents, the event)
+  std::string label;                            // in the cgroup's name: "white", "p1"...
 };
 nlohmann::json to_json(const AgentJailSpec& s);
 AgentJailSpec agent_jail_spec_from_json(const nlohmann::json& j);
@@ -163,5 +163,11 @@ nlohmann::json sandbox_record(const SandboxPlan& plan, const AgentLimits& white,
 
 // The cores of the machine this process may use, in order.
 std::vector<int> usable_cpus();
+
+// How much of a core a busy thread gets while another core is kept busy too (1.0 on real
+// cores; much less in a virtual machine whose host caps its CPU below its core count, where
+// pinning cannot keep agents from slowing each other). Measured over `duration`; nullopt with a
+// single core.
+std::optional<double> neighbour_core_share(std::chrono::milliseconds duration);
 
 }  // namespace arena

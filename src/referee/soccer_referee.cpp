@@ -62,8 +62,8 @@ class SoccerGame {
     log_.open(o_.viewer_log, std::ios::out | std::ios::trunc);
     if (!log_) throw std::runtime_error("cannot write " + o_.viewer_log.string());
     for (int p = 0; p < 2; ++p) {
-      PipedChildOptions child{o_.commands[p], wire::kMaxLineBytes, o_.bot_stderr,
-                              o_.bot_logs[p], o_.bots[p].limits.log_bytes};
+      PipedChildOptions child{o_.commands[p], wire::kMaxLineBytes, o_.bot_stderr, o_.bot_logs[p],
+                              o_.bots[p].limits.log_bytes};
       if (o_.sandbox.any()) child.jail = std::make_unique<AgentJail>(o_.sandbox, o_.bots[p]);
       bots_[p] = std::make_unique<ChildProcess>(std::move(child));
     }

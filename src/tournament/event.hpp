@@ -48,8 +48,8 @@ EventSettings settings_from_json(const nlohmann::json& j);
 // memory-limit or too-many-processes); aborted when the referee had to stop it (a draw).
 enum class EndKind { Win, Draw, Timeout, IllegalMove, Crash, Disconnect, Limit, Aborted };
 inline constexpr EndKind kAllEndKinds[] = {
-    EndKind::Win,        EndKind::Draw,  EndKind::Timeout, EndKind::IllegalMove, EndKind::Crash,
-    EndKind::Disconnect, EndKind::Limit, EndKind::Aborted};
+    EndKind::Win,   EndKind::Draw,       EndKind::Timeout, EndKind::IllegalMove,
+    EndKind::Crash, EndKind::Disconnect, EndKind::Limit,   EndKind::Aborted};
 std::string_view end_kind_key(EndKind k);  // "win", "draw", "timeout", "illegal-move", ...
 std::optional<EndKind> end_kind_from_key(std::string_view key);
 // The category of a record's reason code and outcome.

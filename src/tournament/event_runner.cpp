@@ -4,13 +4,13 @@
 #include <fmt/ostream.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <map>
 #include <mutex>
 #include <ostream>
 #include <set>
 #include <stdexcept>
-#include <array>
 #include <thread>
 
 #include "games/registry.hpp"
@@ -86,7 +86,8 @@ class Event {
         dir_.string(), sandbox_summary(sandbox_));
     if (const std::string warning = sandbox_warning(sandbox_); !warning.empty())
       fmt::print(progress_, "{}\n", warning);
-    if (sandbox_.uses(Protection::Cpu) && concurrency() * cores_per_game() > static_cast<int>(cores_.size()))
+    if (sandbox_.uses(Protection::Cpu) &&
+        concurrency() * cores_per_game() > static_cast<int>(cores_.size()))
       fmt::print(progress_,
                  "warning: {} games at once need {} cores for their agents, and this machine "
                  "gives {}: agents share cores\n",
@@ -139,7 +140,8 @@ class Event {
   // Cores one game's agents need: two agents, each with its own.
   int cores_per_game() const {
     int most = 1;
-    for (const auto& p : settings_.participants) most = std::max(most, limits_of(settings_, p).cpus);
+    for (const auto& p : settings_.participants)
+      most = std::max(most, limits_of(settings_, p).cpus);
     return 2 * most;
   }
 
@@ -280,8 +282,8 @@ void validate(EventSettings& s) {
   for (const Participant& p : s.participants) {
     const auto dir = agent_dir(s, p);
     if (!p.dir.empty() && !std::filesystem::is_directory(dir))
-      throw std::runtime_error(fmt::format("participant '{}': dir={} is not a folder", p.name,
-                                           dir.string()));
+      throw std::runtime_error(
+          fmt::format("participant '{}': dir={} is not a folder", p.name, dir.string()));
   }
   if (!tournament_supported(g)) match_runner_for(g);  // throws the reason
   check_participants_for(g, s);

@@ -62,7 +62,8 @@ std::string take_sandbox_options(std::string_view& spec, Participant& p) {
       if (value.empty()) return "dir= needs a folder";
       p.dir = std::string(value);
     } else if (key == "memory") {
-      if (!parse_int(value, 16, 1'048'576, n)) return fmt::format("'{}': memory is MB, 16 to 1048576", w[0]);
+      if (!parse_int(value, 16, 1'048'576, n))
+        return fmt::format("'{}': memory is MB, 16 to 1048576", w[0]);
       p.memory_bytes = static_cast<std::uint64_t>(n) * 1024 * 1024;
     } else if (key == "cpus") {
       if (!parse_int(value, 1, 256, n)) return fmt::format("'{}': cpus must be 1 to 256", w[0]);
@@ -85,7 +86,8 @@ Parsed<Participant> parse_spec(std::string_view spec) {
   using P = Parsed<Participant>;
   Participant p;
   p.spec = std::string(spec);
-  if (const std::string error = take_sandbox_options(spec, p); !error.empty()) return P::fail(error);
+  if (const std::string error = take_sandbox_options(spec, p); !error.empty())
+    return P::fail(error);
   const auto w = words(spec);
   if (w.empty()) return P::fail("no agent given (engine, greedy, random, soccer-ref or command)");
   const std::string_view kind = w[0];

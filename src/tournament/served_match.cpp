@@ -235,8 +235,7 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
   // connection and lived on (or exited cleanly) disconnected.
   const bool decided = record.outcome == Outcome::WhiteWins || record.outcome == Outcome::BlackWins;
   const Side loser = record.outcome == Outcome::WhiteWins ? Side::Black : Side::White;
-  if (record.reason == "disconnect" && decided && by_itself[index(loser)] &&
-      !clean[index(loser)]) {
+  if (record.reason == "disconnect" && decided && by_itself[index(loser)] && !clean[index(loser)]) {
     record.reason = "crash";
     record.detail = fmt::format("{} ({}) {} during the game", side_name(loser),
                                 record.player(loser).name, status[index(loser)]);

@@ -24,8 +24,8 @@ constexpr milliseconds kStopGrace{1000};
 std::string bot_command(const MatchRequest& req, const Participant& p, std::uint64_t seed) {
   if (p.kind == AgentKind::Command) return p.command;
   if (p.kind == AgentKind::SoccerRef)
-    return exec_command({req.arena_binary.string(), "soccer-ref", "silent",
-                         std::to_string(p.level), std::to_string(seed)});
+    return exec_command({req.arena_binary.string(), "soccer-ref", "silent", std::to_string(p.level),
+                         std::to_string(seed)});
   std::vector<std::string> argv = {req.arena_binary.string(), "soccer-bot"};
   const auto player = builtin_player_args(req, p, seed);
   argv.insert(argv.end(), player.begin(), player.end());
@@ -69,15 +69,27 @@ class SoccerMatchRunner final : public MatchRunner {
     const double cpu_s = req.move_time_ms / 1000.0;
     // The referee's stderr is its transcript: each bot's messages go to a file of its own.
     std::vector<std::string> argv = {
-        req.arena_binary.string(), "soccer-referee", white, black, "-t", fmt::format("{}", cpu_s),
-        "--log", (dir / (stem + ".log")).string(), "--records", work.string(), "--verbose",
-        "--bot-log1", logs[0].string(), "--bot-log2", logs[1].string(), "--sandbox",
+        req.arena_binary.string(),
+        "soccer-referee",
+        white,
+        black,
+        "-t",
+        fmt::format("{}", cpu_s),
+        "--log",
+        (dir / (stem + ".log")).string(),
+        "--records",
+        work.string(),
+        "--verbose",
+        "--bot-log1",
+        logs[0].string(),
+        "--bot-log2",
+        logs[1].string(),
+        "--sandbox",
         std::string(sandbox_mode_key(req.sandbox ? req.sandbox->mode : SandboxMode::Off))};
     if (req.sandbox && req.sandbox->any()) {
       // The bots' folders, cores, limits and hidden paths, as this event gives them.
-      const fs::path config = work / "sandbox.json";
-      write_bot_jails(config, agent_jail_spec(req, Side::White),
-                      agent_jail_spec(req, Side::Black));
+      const fs::path config = work / "bots.sandbox";  // JSON, but not the record (*.json)
+      write_bot_jails(config, agent_jail_spec(req, Side::White), agent_jail_spec(req, Side::Black));
       argv.insert(argv.end(), {"--sandbox-config", config.string()});
     }
     const std::string referee = exec_command(argv);
