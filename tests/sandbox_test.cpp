@@ -242,9 +242,9 @@ TEST(Sandbox, BusyThreadsDuringTheOpponentsTurnDoNotTakeItsTime) {
     share[run] = cpu_share(event, results, "eng");
     ASSERT_GT(share[run], 0.0) << "the engine must think; " << out;
   }
-  EXPECT_GE(share[1], 0.8 * share[0]) << "CPU time per second of the engine's turns: "
-                                      << share[0] << " against a quiet opponent, " << share[1]
-                                      << " against one spinning 4 threads";
+  EXPECT_GE(share[1], 0.8 * share[0])
+      << "CPU time per second of the engine's turns: " << share[0] << " against a quiet opponent, "
+      << share[1] << " against one spinning 4 threads";
   expect_none_left(tmp.path().string());
 }
 
@@ -366,8 +366,7 @@ TEST(Sandbox, KillNineAndResumeLeaveNoProcessCgroupOrMount) {
   Process first({ARENA_BINARY, "tournament", "fission", "-f", file.string(), "-o", event.string(),
                  "--sandbox", "required", "--connect-timeout", "3", "--warmup", "0.1"});
   // Wait until the first game's agents run, then kill arena without warning.
-  for (int i = 0; i < 400 && processes_with(mark).empty(); ++i)
-    std::this_thread::sleep_for(50ms);
+  for (int i = 0; i < 400 && processes_with(mark).empty(); ++i) std::this_thread::sleep_for(50ms);
   ASSERT_FALSE(processes_with(mark).empty()) << first.out() << first.err();
   const pid_t dead = first.pid();
   first.kill(SIGKILL);

@@ -68,9 +68,10 @@ void add_sandbox(CLI::App& app, int& exit_code) {
     fmt::print("{}", sandbox_check_text(tcp, pipes));
     if (const auto share = neighbour_core_share(std::chrono::milliseconds(500))) {
       fmt::print("  cores: a busy core leaves its neighbour {:.0f}% of a core{}\n", *share * 100,
-                 *share >= 0.8 ? "" : ": they are not independent (a virtual machine whose "
-                                     "host caps its CPU?); agents on their own cores still slow "
-                                     "each other here");
+                 *share >= 0.8 ? ""
+                               : ": they are not independent (a virtual machine whose "
+                                 "host caps its CPU?); agents on their own cores still slow "
+                                 "each other here");
     }
     bool all = true;
     for (Protection p : kAllProtections) all = all && tcp.has(p) && pipes.has(p);
