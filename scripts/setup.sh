@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev
   libasio-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
   default-jdk-headless
+  bubblewrap util-linux  # the agents' sandbox (docs/sandbox.md)
   chromium  # the web viewer's browser test (tests/browser)
 )
 

@@ -80,15 +80,12 @@ class SoccerReferee : public ::testing::Test {
 
   RefereeRun referee(const std::string& p1, const std::string& p2,
                      const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args = {ARENA_BINARY,
-                                     "soccer-referee",
-                                     p1,
-                                     p2,
-                                     "--log",
-                                     (dir.path() / "viewer_log").string(),
-                                     "--records",
-                                     (dir.path() / "records").string(),
-                                     "--quiet-bots"};
+    std::vector<std::string> args = {ARENA_BINARY, "soccer-referee", p1, p2, "--log",
+                                     (dir.path() / "viewer_log").string(), "--records",
+                                     (dir.path() / "records").string(), "--quiet-bots",
+                                     // The referee's protocol, with bots that write where the
+                                     // test reads (the sandbox is tested in sandbox_test.cpp).
+                                     "--sandbox", "off"};
     args.insert(args.end(), extra.begin(), extra.end());
     Process p(args);
     RefereeRun r;
@@ -285,8 +282,8 @@ TEST_F(SoccerReferee, EveryProcessOfABotIsEndedAfterTheGame) {
 TEST_F(SoccerReferee, AnInterruptedRefereeEndsTheBots) {
   const auto pid_file = dir.path() / "p1.pid";
   Process referee({ARENA_BINARY, "soccer-referee",
-                   "echo $$ > '" + pid_file.string() + "'; exec sleep 1000", "sleep 1000", "--log",
-                   (dir.path() / "viewer_log").string(), "--records",
+                   "echo $$ > '" + pid_file.string() + "'; exec sleep 1000", "sleep 1000",
+                   "--sandbox", "off", "--log", (dir.path() / "viewer_log").string(), "--records",
                    (dir.path() / "records").string()});
   pid_t bot = 0;
   for (int i = 0; i < 2000 && bot == 0; ++i) {

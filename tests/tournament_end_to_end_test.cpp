@@ -119,11 +119,16 @@ TEST(TournamentEndToEnd, MisbehavingAgentsLoseAndTheEventFinishes) {
   const auto file = tmp.path() / "participants.txt";
   std::ofstream(file) << "# hostile students\n"
                       << "rnd: random\n"
-                      << "crash: command bash " << (agents / "crash.sh").string() << "\n"
-                      << "garbage: command bash " << (agents / "garbage.sh").string() << "\n"
-                      << "silent: command bash " << (agents / "silent.sh").string() << "\n"
-                      << "quit: command bash " << (agents / "quit.sh").string() << "\n"
-                      << "sleeper: command bash " << (tmp.path() / "sleeper.sh").string() << "\n"
+                      << "crash: dir=" << agents.string() << " command bash "
+                      << (agents / "crash.sh").string() << "\n"
+                      << "garbage: dir=" << agents.string() << " command bash "
+                      << (agents / "garbage.sh").string() << "\n"
+                      << "silent: dir=" << agents.string() << " command bash "
+                      << (agents / "silent.sh").string() << "\n"
+                      << "quit: dir=" << agents.string() << " command bash "
+                      << (agents / "quit.sh").string() << "\n"
+                      << "sleeper: dir=" << tmp.path().string() << " command bash "
+                      << (tmp.path() / "sleeper.sh").string() << "\n"
                       << "missing: command /nonexistent/agent\n";
   std::ofstream(tmp.path() / "sleeper.sh") << "sleep 60\n";  // never connects
   const auto dir = tmp.path() / "event";

@@ -96,8 +96,8 @@ TEST(TournamentRunners, ListsAllFourGames) {
 TEST(TournamentRunners, MorrisBuiltInsAndAnAgentTakingThePortsAsArguments) {
   TempDir tmp;
   const auto dir = tmp.path() / "event";
-  const std::string args_agent =
-      "command bash " + (agents_dir("morris") / "args.sh").string() + " " + ARENA_BINARY;
+  const std::string args_agent = "dir=" + agents_dir("morris").string() + " command bash " +
+                                 (agents_dir("morris") / "args.sh").string() + " " + ARENA_BINARY;
   Process p({ARENA_BINARY,
              "tournament",
              "morris",
@@ -148,10 +148,14 @@ TEST(TournamentRunners, MorrisMisbehavingAgentsLose) {
   const auto agents = agents_dir("morris");
   const auto file = tmp.path() / "participants.txt";
   std::ofstream(file) << "rnd: random\n"
-                      << "crash: command bash " << (agents / "crash.sh").string() << "\n"
-                      << "garbage: command bash " << (agents / "garbage.sh").string() << "\n"
-                      << "silent: command bash " << (agents / "silent.sh").string() << "\n"
-                      << "quit: command bash " << (agents / "quit.sh").string() << "\n"
+                      << "crash: dir=" << agents.string() << " command bash "
+                      << (agents / "crash.sh").string() << "\n"
+                      << "garbage: dir=" << agents.string() << " command bash "
+                      << (agents / "garbage.sh").string() << "\n"
+                      << "silent: dir=" << agents.string() << " command bash "
+                      << (agents / "silent.sh").string() << "\n"
+                      << "quit: dir=" << agents.string() << " command bash "
+                      << (agents / "quit.sh").string() << "\n"
                       << "missing: command /nonexistent/agent\n";
   const auto dir = tmp.path() / "event";
   // A generous move time: the random player must never be the one that is late.
@@ -259,10 +263,14 @@ TEST(TournamentRunners, SoccerMisbehavingBotsLose) {
   const auto agents = agents_dir("soccer");
   const auto file = tmp.path() / "participants.txt";
   std::ofstream(file) << "ref0: soccer-ref 0\n"
-                      << "crash: command bash " << (agents / "crash.sh").string() << "\n"
-                      << "garbage: command bash " << (agents / "garbage.sh").string() << "\n"
-                      << "silent: command bash " << (agents / "silent.sh").string() << "\n"
-                      << "quit: command bash " << (agents / "quit.sh").string() << "\n"
+                      << "crash: dir=" << agents.string() << " command bash "
+                      << (agents / "crash.sh").string() << "\n"
+                      << "garbage: dir=" << agents.string() << " command bash "
+                      << (agents / "garbage.sh").string() << "\n"
+                      << "silent: dir=" << agents.string() << " command bash "
+                      << (agents / "silent.sh").string() << "\n"
+                      << "quit: dir=" << agents.string() << " command bash "
+                      << (agents / "quit.sh").string() << "\n"
                       << "missing: command /nonexistent/bot\n";
   const auto dir = tmp.path() / "event";
   // 3 s of CPU and 6 s of wall clock per turn: the wall clock of player 1's first turn includes
@@ -292,10 +300,13 @@ TEST(TournamentRunners, SoccerMisbehavingBotsLose) {
 TEST(TournamentRunners, GamesAreLiveInTheEventFolder) {
   TempDir tmp;
   const std::map<std::string, std::string> silent = {
-      {"fission", "command bash " +
+      {"fission", "dir=" + (fs::path(ARENA_TEST_DATA) / "tournament" / "agents").string() +
+                      " command bash " +
                       (fs::path(ARENA_TEST_DATA) / "tournament" / "agents" / "silent.sh").string()},
-      {"morris", "command bash " + (agents_dir("morris") / "silent.sh").string()},
-      {"soccer", "command bash " + (agents_dir("soccer") / "silent.sh").string()},
+      {"morris", "dir=" + agents_dir("morris").string() + " command bash " +
+                     (agents_dir("morris") / "silent.sh").string()},
+      {"soccer", "dir=" + agents_dir("soccer").string() + " command bash " +
+                     (agents_dir("soccer") / "silent.sh").string()},
   };
   for (const auto& [game, agent] : silent) {
     const auto dir = tmp.path() / game;
@@ -338,8 +349,9 @@ TEST(TournamentRunners, SoccerGameCutOffAtTheCap) {
   TempDir tmp;
   const auto dir = tmp.path() / "event";
   Process p({ARENA_BINARY, "tournament", "soccer", "-a", "rnd: random", "-a",
-             "silent: command bash " + (agents_dir("soccer") / "silent.sh").string(), "--move-time",
-             "60000", "--game-timeout", "1", "-j", "2", "-o", dir.string()});
+             "silent: dir=" + agents_dir("soccer").string() + " command bash " +
+                 (agents_dir("soccer") / "silent.sh").string(),
+             "--move-time", "60000", "--game-timeout", "1", "-j", "2", "-o", dir.string()});
   ASSERT_EQ(p.wait(60s), 0) << p.out() << p.err();
   const auto results = read_json(dir / "results.json");
   EXPECT_EQ(results["games_played"], 2);

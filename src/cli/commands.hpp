@@ -7,6 +7,7 @@
 #include "core/rules.hpp"
 #include "games/registry.hpp"
 #include "referee/morris_server.hpp"
+#include "referee/sandbox.hpp"
 
 namespace arena::cli {
 
@@ -28,6 +29,7 @@ void add_soccer_referee(CLI::App& app, int& exit_code);
 void add_soccer_ref(CLI::App& app, int& exit_code);
 void add_soccer_view(CLI::App& app, int& exit_code);
 void add_soccer_bot(CLI::App& app, int& exit_code);
+void add_sandbox(CLI::App& app, int& exit_code);
 
 // The game argument every game command takes, checked against the registry.
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);
@@ -62,6 +64,14 @@ CLI::Validator one_of(std::map<std::string, Enum> names) {
       },
       "");
 }
+
+// The agents' sandbox and limits (cli/sandbox.cpp): --sandbox, --memory, --max-processes,
+// --log-limit and the CPU option named `cpus_option` (--cpus-per-agent, --cpus-per-bot).
+struct SandboxOptions {
+  SandboxMode mode = SandboxMode::Auto;
+  AgentLimits limits;
+};
+void add_sandbox_options(CLI::App& cmd, SandboxOptions& options, const std::string& cpus_option);
 
 // --moves-per-player and --limit-rule.
 void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule);

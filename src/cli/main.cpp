@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   arena::cli::add_soccer_ref(app, exit_code);
   arena::cli::add_soccer_view(app, exit_code);
   arena::cli::add_soccer_bot(app, exit_code);
+  arena::cli::add_sandbox(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -27,6 +27,9 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
     bool quiet_bots = false;
     bool verbose = false;
     bool board = false;
+    SandboxOptions sandbox;
+    std::array<std::string, 2> bot_logs;
+    std::string sandbox_config;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("command1", o->commands[0], "Command of player 1 (moves first, attacks north)")
@@ -46,6 +49,16 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
   cmd->add_flag("--quiet-bots", o->quiet_bots, "Discard what the bots print on stderr");
   cmd->add_flag("-v,--verbose", o->verbose, "Print every turn with the time it took");
   cmd->add_flag("--board", o->board, "Print the field after every turn");
+  add_sandbox_options(*cmd, o->sandbox, "--cpus-per-bot");
+  auto* log1 = cmd->add_option("--bot-log1", o->bot_logs[0],
+                               "Keep player 1's stderr in this file (its last --log-limit MB)");
+  auto* log2 = cmd->add_option("--bot-log2", o->bot_logs[1], "The same for player 2");
+  log1->needs(log2);
+  log2->needs(log1);
+  cmd->add_option("--sandbox-config", o->sandbox_config,
+                  "JSON file with each bot's sandbox (folder, cores, limits, hidden paths), as "
+                  "arena tournament writes it")
+      ->group("");
   cmd->callback([o, &exit_code] {
     SoccerRefereeOptions opts;
     opts.commands = o->commands;
@@ -55,6 +68,10 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
     opts.viewer_log = o->log;
     opts.records_dir = o->records;
     opts.bot_stderr = o->quiet_bots ? BotStderr::Discard : BotStderr::Inherit;
+    if (!o->bot_logs[0].empty()) {
+      opts.bot_stderr = BotStderr::File;
+      opts.bot_logs = {o->bot_logs[0], o->bot_logs[1]};
+    }
     // Orphans a bot leaves behind come to us, so that all of its processes end with the game.
     opts.end_adopted_orphans = become_subreaper();
     end_children_on_signals();
@@ -66,6 +83,14 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
       if (o->verbose || o->board) std::fflush(stdout);
     };
     try {
+      opts.sandbox = plan_sandbox(o->sandbox.mode, AgentChannel::Pipes);
+      if (const std::string warning = sandbox_warning(opts.sandbox); !warning.empty())
+        fmt::print(stderr, "{}\n", warning);
+      opts.bots = default_bot_jails(o->sandbox.limits);
+      if (!o->sandbox_config.empty()) {
+        auto [first, second] = read_bot_jails(o->sandbox_config);
+        opts.bots = {std::move(first), std::move(second)};
+      }
       const SoccerGameReport r = run_soccer_game(opts, on_turn);
       fmt::print("{} ({})\n", r.record.detail, r.record.reason);
       fmt::print("{}\n", soccer_winner_line(r.winner));

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "referee/cgroup.hpp"
 #include "referee/child_process.hpp"
 #include "tournament/event_runner.hpp"
 #include "tournament/match_runner.hpp"
@@ -52,6 +53,7 @@ void handle_stop_signals(const fs::path& dir) {
     if (sigwait(&set, &signo) != 0) return;
     // SIGTERM first: a referee running as a child ends its own bots.
     kill_all_child_groups(std::chrono::milliseconds(300));
+    remove_own_cgroups();
     const std::string msg = fmt::format(
         "\narena tournament stopped by signal {}; finished games are kept. Continue with: "
         "arena tournament --resume {}\n",
@@ -73,11 +75,14 @@ void add_tournament(CLI::App& app, int& exit_code) {
       "  [NAME:] engine [time=MS | depth=N]   the built-in engine\n"
       "  [NAME:] greedy | random              built-in players\n"
       "  [NAME:] soccer-ref 0|1|2             a Paper Soccer reference bot\n"
-      "  [NAME:] command SHELL-COMMAND        an external agent, run by /bin/sh in the current\n"
-      "                                       directory; arena appends the protocol's arguments\n"
-      "                                       (Fission, Murus Gallicus: host and port;\n"
-      "                                       Morris: White or Black, see --morris-ports;\n"
-      "                                       Paper Soccer: nothing, it is a bot command)\n"
+      "  [NAME:] command SHELL-COMMAND        an external agent, run by /bin/sh in its folder\n"
+      "                                       (dir=, default: the current directory); arena\n"
+      "                                       appends the protocol's arguments (Fission, Murus\n"
+      "                                       Gallicus: host and port; Morris: White or Black, "
+      "see\n"
+      "                                       --morris-ports; Paper Soccer: nothing, it is a bot)\n"
+      "Any line may start with its agent's sandbox: dir=PATH (its folder, read-only to it)\n"
+      "memory=MB cpus=N processes=N log=MB (instead of the event's limits).\n"
       "Files in the event folder: standings.md, standings.csv, crosstable.csv, games.csv,\n"
       "results.json, journal.jsonl, "
       "games/NNN-WHITE-vs-BLACK.{json,log,server.txt,white.log,black.log}.\n"
@@ -95,7 +100,8 @@ void add_tournament(CLI::App& app, int& exit_code) {
     double warmup_s = 1;
     double connect_timeout_s = 10;
     double game_timeout_s = 0;
-    int concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    int concurrency = 0;
+    SandboxOptions sandbox;
     bool quiet = false;
     std::string morris_ports = "env";
   };
@@ -129,8 +135,11 @@ void add_tournament(CLI::App& app, int& exit_code) {
                               "move limit, generous)")
                   ->check(CLI::Range(1.0, 864000.0));
   add_rule_options(*cmd, o->moves_per_player, o->limit_rule);
-  cmd->add_option("--concurrency,-j", o->concurrency, "Games played at once (default: cores)")
+  cmd->add_option("--concurrency,-j", o->concurrency,
+                  "Games played at once (default: as many as give every agent its own "
+                  "--cpus-per-agent cores; without the CPU protection, one per core)")
       ->check(CLI::Range(1, 256));
+  add_sandbox_options(*cmd, o->sandbox, "--cpus-per-agent");
   cmd->add_flag("--quiet,-q", o->quiet, "No line per finished game");
   auto* ports =
       cmd->add_option("--morris-ports", o->morris_ports,
@@ -162,7 +171,11 @@ void add_tournament(CLI::App& app, int& exit_code) {
     try {
       run.arena_binary = own_binary();
       if (!o->resume.empty()) {
-        if (!o->game.empty() || cmd->count("--moves-per-player") || cmd->count("--limit-rule"))
+        bool settings_given = !o->game.empty();
+        for (const char* opt : {"--moves-per-player", "--limit-rule", "--sandbox", "--memory",
+                                "--cpus-per-agent", "--max-processes", "--log-limit"})
+          settings_given = settings_given || cmd->count(opt) > 0;
+        if (settings_given)
           throw std::runtime_error(
               "--resume takes every setting from the event folder; give only the folder "
               "(and -j or -q)");
@@ -186,6 +199,8 @@ void add_tournament(CLI::App& app, int& exit_code) {
       s.connect_timeout_ms = static_cast<int>(o->connect_timeout_s * 1000);
       s.game_timeout_ms = static_cast<int>(o->game_timeout_s * 1000);
       s.working_dir = fs::current_path();
+      s.sandbox = o->sandbox.mode;
+      s.limits = o->sandbox.limits;
       for (auto m : {tournament::MorrisPorts::Env, tournament::MorrisPorts::Args,
                      tournament::MorrisPorts::Course})
         if (o->morris_ports == tournament::morris_ports_key(m)) s.morris_ports = m;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -115,7 +116,10 @@ void end_children_on_signals() {
 }
 
 ChildProcess::ChildProcess(const std::string& command, std::size_t max_line_bytes, BotStderr err)
-    : lines_(max_line_bytes) {
+    : ChildProcess(PipedChildOptions{command, max_line_bytes, err}) {}
+
+ChildProcess::ChildProcess(PipedChildOptions o)
+    : lines_(o.max_line_bytes), jail_(std::move(o.jail)) {
   ignore_sigpipe_once();
   int in_pipe[2], out_pipe[2];
   if (::pipe2(in_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
@@ -124,20 +128,35 @@ ChildProcess::ChildProcess(const std::string& command, std::size_t max_line_byte
     ::close(in_pipe[1]);
     throw std::runtime_error("pipe failed");
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in_pipe[0], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  if (err == BotStderr::Discard)
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  try {
-    spawn(command.c_str(), &actions, {});
-  } catch (...) {
-    posix_spawn_file_actions_destroy(&actions);
+  auto close_all = [&] {
     for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) ::close(fd);
+  };
+  try {
+    if (o.err == BotStderr::File) log_ = std::make_unique<CappedLog>(o.stderr_file, o.stderr_cap);
+    if (jail_) {
+      const int err_fd = log_ ? log_->write_fd() : -1;
+      spawn_jailed(o.command, {}, {}, in_pipe[0], out_pipe[1], err_fd);
+    } else {
+      posix_spawn_file_actions_t actions;
+      posix_spawn_file_actions_init(&actions);
+      posix_spawn_file_actions_adddup2(&actions, in_pipe[0], STDIN_FILENO);
+      posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+      if (o.err == BotStderr::Discard)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+      if (log_) posix_spawn_file_actions_adddup2(&actions, log_->write_fd(), STDERR_FILENO);
+      try {
+        spawn(o.command.c_str(), &actions, {});
+      } catch (...) {
+        posix_spawn_file_actions_destroy(&actions);
+        throw;
+      }
+      posix_spawn_file_actions_destroy(&actions);
+    }
+  } catch (...) {
+    close_all();
     throw;
   }
-  posix_spawn_file_actions_destroy(&actions);
+  if (log_) log_->close_write_end();
   ::close(in_pipe[0]);
   ::close(out_pipe[1]);
   in_fd_ = in_pipe[1];
@@ -146,15 +165,38 @@ ChildProcess::ChildProcess(const std::string& command, std::size_t max_line_byte
   ::fcntl(out_fd_, F_SETFL, ::fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
 }
 
-ChildProcess::ChildProcess(const DetachedChildOptions& o) : lines_(1) {
+ChildProcess::ChildProcess(DetachedChildOptions o) : lines_(1), jail_(std::move(o.jail)) {
   out_closed_ = true;
+  const std::string out = o.output_file.empty() ? "/dev/null" : o.output_file.string();
+  if (o.output_cap > 0 && !o.output_file.empty())
+    log_ = std::make_unique<CappedLog>(o.output_file, o.output_cap);
+  if (jail_) {
+    // Opened here: a relative path is ours, and the sandbox may not see the file.
+    int out_fd = log_ ? log_->write_fd()
+                      : ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const int in_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    try {
+      if (out_fd < 0 || in_fd < 0) throw std::runtime_error("cannot open " + out);
+      spawn_jailed(o.command, o.env, o.working_dir, in_fd, out_fd, out_fd);
+    } catch (...) {
+      if (in_fd >= 0) ::close(in_fd);
+      if (!log_ && out_fd >= 0) ::close(out_fd);
+      throw;
+    }
+    ::close(in_fd);
+    if (!log_) ::close(out_fd);
+    if (log_) log_->close_write_end();
+    return;
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   // Opened before the chdir below: a relative path is ours.
-  const std::string out = o.output_file.empty() ? "/dev/null" : o.output_file.string();
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (log_)
+    posix_spawn_file_actions_adddup2(&actions, log_->write_fd(), STDOUT_FILENO);
+  else
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(),
+                                     O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   if (!o.working_dir.empty()) posix_spawn_file_actions_addchdir_np(&actions, o.working_dir.c_str());
   try {
@@ -164,6 +206,84 @@ ChildProcess::ChildProcess(const DetachedChildOptions& o) : lines_(1) {
     throw;
   }
   posix_spawn_file_actions_destroy(&actions);
+  if (log_) log_->close_write_end();
+}
+
+// In the forked child: only async-signal-safe calls until exec. Says why on fd 2 and exits 127
+// when something fails, which the referee reports as the agent's crash.
+[[noreturn]] static void fail_in_child(const char* what) {
+  const char* why = std::strerror(errno);
+  const char prefix[] = "arena sandbox: ";
+  (void)!::write(STDERR_FILENO, prefix, sizeof prefix - 1);
+  (void)!::write(STDERR_FILENO, what, std::strlen(what));
+  (void)!::write(STDERR_FILENO, ": ", 2);
+  (void)!::write(STDERR_FILENO, why, std::strlen(why));
+  (void)!::write(STDERR_FILENO, "\n", 1);
+  ::_exit(127);
+}
+
+void ChildProcess::spawn_jailed(const std::string& command, const std::vector<std::string>& env,
+                                const std::filesystem::path& working_dir, int in, int out,
+                                int err) {
+  const AgentJail::Exec exec = jail_->exec(command, env);
+  std::vector<char*> argv, envp;
+  for (const auto& a : exec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (const auto& e : exec.env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  std::vector<int> joins;
+  for (const auto& f : jail_->join_files()) {
+    const int fd = ::open(f.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+      for (int j : joins) ::close(j);
+      throw std::runtime_error("cannot open " + f.string() + ": " + std::strerror(errno));
+    }
+    joins.push_back(fd);
+  }
+  cpu_set_t cores;
+  CPU_ZERO(&cores);
+  for (int c : jail_->cpus())
+    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &cores);
+  const bool pin = !jail_->cpus().empty();
+  const std::string dir =
+      working_dir.empty() ? jail_->working_dir().string() : working_dir.string();
+  // The child's fds 0-2 are dup'ed from copies above 2, so that no target is overwritten first.
+  int fds[3] = {in, out, err};
+  for (int& fd : fds)
+    if (fd >= 0) fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  {
+    std::lock_guard lock(spawn_mutex());
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::setpgid(0, 0);
+      for (int fd : joins)
+        if (::write(fd, "0", 1) != 1) fail_in_child("cannot join the agent's cgroup");
+      if (pin) ::sched_setaffinity(0, sizeof cores, &cores);
+      struct sigaction dfl {};
+      dfl.sa_handler = SIG_DFL;
+      for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(sig, &dfl, nullptr);
+      sigset_t none;
+      sigemptyset(&none);
+      ::sigprocmask(SIG_SETMASK, &none, nullptr);
+      for (int target = 0; target < 3; ++target)
+        if (fds[target] >= 0 && ::dup2(fds[target], target) < 0) fail_in_child("dup2");
+      if (!dir.empty() && ::chdir(dir.c_str()) != 0)
+        fail_in_child("cannot enter the agent's folder");
+      ::close_range(3, ~0U, 0);
+      ::execve(argv[0], argv.data(), envp.data());
+      fail_in_child("cannot start the sandbox");
+    }
+    if (pid_ > 0) register_group(pid_);
+  }
+  const int fork_error = errno;
+  for (int fd : joins) ::close(fd);
+  for (int fd : fds)
+    if (fd >= 0) ::close(fd);
+  if (pid_ < 0) {
+    pid_ = -1;
+    throw std::runtime_error(std::string("cannot start the agent: fork: ") +
+                             std::strerror(fork_error));
+  }
 }
 
 // Starts `/bin/sh -c command` with the file actions given, in its own process group, with
@@ -225,6 +345,7 @@ ReadOutcome ChildProcess::read_line(const ReadLimits& limits) {
     return limits.cpu && out.cpu - limits.cpu_since > *limits.cpu;
   };
   while (true) {
+    if (jail_ && jail_->breach()) return finish(ReadStatus::LimitBroken);
     if (auto line = lines_.next_line()) {
       // The CPU spent up to the answer counts, even when it was spent between two checks.
       if (over_cpu()) return finish(ReadStatus::CpuTimeout);
@@ -240,7 +361,7 @@ ReadOutcome ChildProcess::read_line(const ReadLimits& limits) {
     const milliseconds left = until(deadline);
     if (left.count() == 0) return finish(ReadStatus::WallTimeout);
     pollfd p{out_fd_, POLLIN, 0};
-    const milliseconds wait = limits.cpu ? std::min(left, kCpuCheckInterval) : left;
+    const milliseconds wait = limits.cpu || jail_ ? std::min(left, kCpuCheckInterval) : left;
     const int ready = ::poll(&p, 1, static_cast<int>(wait.count()));
     if (ready <= 0) continue;
     char buf[65536];
@@ -278,8 +399,16 @@ void ChildProcess::close_input() {
 }
 
 std::chrono::microseconds ChildProcess::cpu_time() {
+  if (jail_)
+    if (const auto cpu = jail_->user_cpu()) return *cpu;
   reap(false);
   return reaped_cpu_ + group_user_cpu(pid_);
+}
+
+std::chrono::microseconds ChildProcess::total_cpu_time() {
+  if (jail_)
+    if (const auto cpu = jail_->cpu()) return *cpu;
+  return cpu_time();
 }
 
 bool ChildProcess::reap(bool block) {
@@ -308,6 +437,7 @@ void ChildProcess::kill_group() {
   // The group outlives the shell when the bot left processes behind; while the shell is not
   // reaped its pid (the group id) cannot be reused, so the kill reaches only the bot's processes.
   if (!wait_status_ || !group_members(pid_).empty()) ::kill(-pid_, SIGKILL);
+  if (jail_) jail_->kill_all();  // also what left the group (setsid, daemons)
   reap(true);
   unregister_group(pid_);
 }

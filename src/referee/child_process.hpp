@@ -7,16 +7,20 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "protocol/line_splitter.hpp"
+#include "referee/capped_log.hpp"
+#include "referee/sandbox.hpp"
 
 namespace arena {
 
-enum class BotStderr { Inherit, Discard };
+// A bot's stderr: ours, nowhere, or a file that keeps its last bytes (PipedChildOptions).
+enum class BotStderr { Inherit, Discard, File };
 
 struct ReadLimits {
   std::chrono::milliseconds wall{10'000};
@@ -24,7 +28,8 @@ struct ReadLimits {
   std::chrono::microseconds cpu_since{0};
 };
 
-enum class ReadStatus { Line, WallTimeout, CpuTimeout, Closed, TooLong };
+// LimitBroken: the bot's sandbox saw it break a limit (memory, tasks); see ChildProcess::jail().
+enum class ReadStatus { Line, WallTimeout, CpuTimeout, Closed, TooLong, LimitBroken };
 
 struct ReadOutcome {
   ReadStatus status = ReadStatus::Line;
@@ -36,10 +41,22 @@ struct ReadOutcome {
 // A child that talks over the network, not on pipes (a tournament's agent, a referee run as a
 // program): stdin from /dev/null, stdout and stderr appended to a file.
 struct DetachedChildOptions {
-  std::string command;                // run by /bin/sh -c
-  std::filesystem::path working_dir;  // empty: ours
-  std::filesystem::path output_file;  // stdout + stderr are appended here; empty: /dev/null
-  std::vector<std::string> env;       // "NAME=value" entries added to our environment
+  std::string command;                        // run by /bin/sh -c
+  std::filesystem::path working_dir;          // empty: ours
+  std::filesystem::path output_file;          // stdout + stderr go here; empty: /dev/null
+  std::vector<std::string> env;               // "NAME=value" entries added to our environment
+  std::uint64_t output_cap = 0;               // >0: the file keeps only the output's last bytes
+  std::unique_ptr<AgentJail> jail = nullptr;  // runs the command confined; null: plain child
+};
+
+// A bot that talks on pipes (stdin/stdout).
+struct PipedChildOptions {
+  std::string command;  // run by /bin/sh -c
+  std::size_t max_line_bytes = 4096;
+  BotStderr err = BotStderr::Inherit;
+  std::filesystem::path stderr_file = {};  // BotStderr::File: the last stderr_cap bytes go here
+  std::uint64_t stderr_cap = 4 * kMiB;
+  std::unique_ptr<AgentJail> jail = nullptr;  // runs the command confined; null: plain child
 };
 
 // The command text that makes /bin/sh pass `word` as one argument, whatever it contains.
@@ -55,8 +72,9 @@ class ChildProcess {
   // Runs `/bin/sh -c command` in a new process group. Throws std::runtime_error when it cannot
   // (a command that does not exist starts a shell that exits with 127: that is a dead bot).
   ChildProcess(const std::string& command, std::size_t max_line_bytes, BotStderr err);
+  explicit ChildProcess(PipedChildOptions options);
   // A child without pipes (read_line gives Closed, write gives false). Throws like the above.
-  explicit ChildProcess(const DetachedChildOptions& options);
+  explicit ChildProcess(DetachedChildOptions options);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -68,11 +86,16 @@ class ChildProcess {
   bool write(std::string_view bytes, std::chrono::milliseconds timeout);
   void close_input();
 
-  // User-CPU time of every process in the child's group (see process_group.hpp).
+  // User-CPU time of everything the child ran: its sandbox's cgroup, or every process in its
+  // group (see process_group.hpp).
   std::chrono::microseconds cpu_time();
+  // User + system CPU time where the sandbox measures it; else the group's user-CPU time.
+  std::chrono::microseconds total_cpu_time();
+  // The child's sandbox, or null.
+  AgentJail* jail() { return jail_.get(); }
   // Waits up to `timeout` for the child (the shell) to exit; true when it has.
   bool wait_exit(std::chrono::milliseconds timeout);
-  // Kills the whole process group and reaps the child.
+  // Kills the whole process group (and everything in the child's sandbox) and reaps the child.
   void kill_group();
   // "exited with status 3", "killed by signal 11", or "still running".
   std::string exit_description();
@@ -93,8 +116,15 @@ class ChildProcess {
   std::optional<int> wait_status_;
   std::chrono::microseconds reaped_cpu_{0};  // of the child itself once reaped
 
+  std::unique_ptr<AgentJail> jail_;
+  std::unique_ptr<CappedLog> log_;
+
   bool reap(bool block);
   void spawn(const char* command, void* file_actions, const std::vector<std::string>& env);
+  // Starts the child inside jail_: fork, join its cgroup, pin its cores, exec bubblewrap. The
+  // fds become the child's 0, 1 and 2 (-1: keep ours).
+  void spawn_jailed(const std::string& command, const std::vector<std::string>& env,
+                    const std::filesystem::path& working_dir, int in, int out, int err);
 };
 
 // SIGKILLs the process groups of every live ChildProcess (for a thread that stops the program:

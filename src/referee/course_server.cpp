@@ -203,6 +203,7 @@ class CourseServer::Impl {
   std::array<std::shared_ptr<Connection>, 2> seats_;
   std::unique_ptr<AnyState> state_;
   Clock::time_point turn_started_;
+  std::optional<std::chrono::microseconds> turn_cpu_;  // the mover's CPU clock at its turn's start
   Clock::time_point game_started_;
   GameRecord record_;
   std::unique_ptr<CourseLog> log_;
@@ -327,6 +328,7 @@ class CourseServer::Impl {
     const Side side = state_->side_to_move();
     seats_[index(side)]->send(course::your_turn());
     turn_started_ = Clock::now();
+    turn_cpu_ = cpu_reading(options_.cpu_clock, side);
     const int ply = state_->ply();
     move_timer_.expires_after(std::chrono::milliseconds(options_.move_time_ms));
     move_timer_.async_wait([this, ply](const asio::error_code& ec) {
@@ -374,7 +376,8 @@ class CourseServer::Impl {
           side, fmt::format("illegal move '{}': {}", printable(*move_text.value), played.error));
     move_timer_.cancel();
     const std::string& move = *played.value;
-    record_.moves.push_back({state_->ply(), side, move, ms});
+    record_.moves.push_back(
+        {state_->ply(), side, move, ms, cpu_ms_since(options_.cpu_clock, side, turn_cpu_)});
     if (!state_->result().over()) save_live_record();  // before anyone hears of the move
     conn->send(course::valid_move());
     log_->played(*state_);

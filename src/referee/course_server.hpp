@@ -1,16 +1,19 @@
 #pragma once
 // The Calabria course server (Fission 2021/22, Murus Gallicus 2020/21) over TCP: the first client
 // to connect plays White, the second Black; one game at a time, as many games as asked.
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/rules.hpp"
 #include "games/registry.hpp"
+#include "referee/cpu_clock.hpp"
 
 namespace arena {
 
@@ -26,6 +29,9 @@ struct CourseServerOptions {
   // Called (on the server's thread) when a client takes a seat (true) or leaves it before the
   // game starts (false). A tournament uses it to start the Black agent only once White is in.
   std::function<void(Side, bool seated)> on_seat;
+  // The CPU time each side's agent has used so far (a tournament's sandbox measures it); each
+  // move's cpu_ms in the record is its difference over the turn. Null: not recorded.
+  CpuClock cpu_clock;
 };
 
 class CourseServer {

@@ -99,6 +99,7 @@ class MorrisServer::Impl {
   morris::State state_;
   std::array<int, 2> moves_made_{};
   Clock::time_point turn_started_;
+  std::optional<std::chrono::microseconds> turn_cpu_;  // the mover's CPU clock at its turn's start
   GameRecord record_;
   std::unique_ptr<MulinoLog> log_;
   std::vector<std::shared_ptr<JavaConnection>> lingering_;
@@ -216,6 +217,7 @@ class MorrisServer::Impl {
     const Side side = state_.side_to_move();
     log_->waiting(side);
     turn_started_ = Clock::now();
+    turn_cpu_ = cpu_reading(options_.cpu_clock, side);
     const int ply = state_.ply();
     move_timer_.expires_after(std::chrono::milliseconds(options_.move_time_ms));
     move_timer_.async_wait([this, ply](const asio::error_code& ec) {
@@ -268,7 +270,8 @@ class MorrisServer::Impl {
     move_timer_.cancel();
     const std::string canonical = state_.move_text(*move.value);
     state_.apply(*move.value);
-    record_.moves.push_back({state_.ply(), side, canonical, ms});
+    record_.moves.push_back(
+        {state_.ply(), side, canonical, ms, cpu_ms_since(options_.cpu_clock, side, turn_cpu_)});
     log_->moved(side, ++moves_made_[index(side)], canonical);
     const mulino::WireState wire = mulino::wire_state(state_);
     log_->state(wire);

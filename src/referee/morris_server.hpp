@@ -5,16 +5,19 @@
 // player loses, a repeated position draws, a win ends the game in any phase). The protocol has no
 // result message: at the end the server closes both connections, prints the result and writes the
 // JSON record and the course-style log.
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/side.hpp"
+#include "referee/cpu_clock.hpp"
 
 namespace arena {
 
@@ -29,6 +32,9 @@ struct MorrisServerOptions {
   // Called (on the server's thread) when a client takes a seat (true) or White leaves before
   // Black came (false). A tournament uses it to start the Black agent only once White is in.
   std::function<void(Side, bool seated)> on_seat;
+  // The CPU time each side's agent has used so far (a tournament's sandbox measures it); each
+  // move's cpu_ms in the record is its difference over the turn. Null: not recorded.
+  CpuClock cpu_clock;
 };
 
 class MorrisServer {

@@ -61,8 +61,12 @@ class SoccerGame {
     std::filesystem::create_directories(o_.records_dir);
     log_.open(o_.viewer_log, std::ios::out | std::ios::trunc);
     if (!log_) throw std::runtime_error("cannot write " + o_.viewer_log.string());
-    for (int p = 0; p < 2; ++p)
-      bots_[p] = std::make_unique<ChildProcess>(o_.commands[p], wire::kMaxLineBytes, o_.bot_stderr);
+    for (int p = 0; p < 2; ++p) {
+      PipedChildOptions child{o_.commands[p], wire::kMaxLineBytes, o_.bot_stderr, o_.bot_logs[p],
+                              o_.bots[p].limits.log_bytes};
+      if (o_.sandbox.any()) child.jail = std::make_unique<AgentJail>(o_.sandbox, o_.bots[p]);
+      bots_[p] = std::make_unique<ChildProcess>(std::move(child));
+    }
     record_path_ = unique_record_path(o_.records_dir);
     save_live_record();
 
@@ -106,13 +110,21 @@ class SoccerGame {
         {"viewer_log", o_.viewer_log.string()},
         {"referee", "arena soccer-referee"},
     };
+    if (o_.sandbox.mode != SandboxMode::Off)
+      record_.sandbox = sandbox_record(o_.sandbox, o_.bots[0].limits, o_.bots[1].limits);
     record_.white = {"player 1", o_.commands[0]};
     record_.black = {"player 2", o_.commands[1]};
     record_.started_at = utc_now_iso8601();
   }
 
-  // The bot `p` broke a rule of the referee: the other one wins.
+  // The bot `p` broke a rule of the referee: the other one wins. A bot whose sandbox saw it
+  // break a limit lost for that, whatever it looked like from here.
   void lose(int p, std::string reason, std::string detail) {
+    if (AgentJail* jail = bots_[p]->jail())
+      if (const auto breach = jail->breach()) {
+        reason = breach->reason;
+        detail = fmt::format("{} {}", player_name(p), breach->detail);
+      }
     winner_ = 1 - p;
     record_.outcome = win_for(winner_ == 0 ? Side::White : Side::Black);
     record_.reason = std::move(reason);
@@ -148,7 +160,7 @@ class SoccerGame {
       log_ << p << ' ' << turn << " \n" << std::flush;
       if (!log_) throw std::runtime_error("cannot write " + o_.viewer_log.string());
       record_.moves.push_back({state_->ply(), p == 0 ? Side::White : Side::Black, turn,
-                               static_cast<std::int64_t>(read.wall.count())});
+                               static_cast<std::int64_t>(read.wall.count()), cpu.count() / 1000});
       if (on_turn_) on_turn_({p, turn, read.line, read.wall, cpu, state_.get()});
       if (!state_->result().over()) save_live_record();
 
@@ -188,6 +200,8 @@ class SoccerGame {
         return lose(p, "disconnect",
                     fmt::format("{} closed its output without a turn ({})", who,
                                 bots_[p]->exit_description()));
+      case ReadStatus::LimitBroken:
+        return lose(p, "limit", who + " broke a limit of its sandbox");  // lose() says which
       case ReadStatus::Line:
         break;
     }
@@ -211,6 +225,10 @@ class SoccerGame {
     }
     for (auto& bot : bots_) bot->kill_group();
     if (o_.end_adopted_orphans) end_all_children(milliseconds(2000));
+    if (o_.sandbox.mode != SandboxMode::Off)
+      for (int p = 0; p < 2; ++p)
+        if (AgentJail* jail = bots_[p]->jail())
+          record_.sandbox[p == 0 ? "white" : "black"] = jail->usage_json();
   }
 };
 
@@ -219,6 +237,26 @@ class SoccerGame {
 SoccerGameReport run_soccer_game(const SoccerRefereeOptions& options,
                                  const std::function<void(const SoccerTurnEvent&)>& on_turn) {
   return SoccerGame(options, on_turn).run();
+}
+
+std::array<AgentJailSpec, 2> default_bot_jails(const AgentLimits& limits) {
+  std::array<AgentJailSpec, 2> jails;
+  const std::vector<int> cores = usable_cpus();
+  std::error_code ec;
+  const auto own_binary = std::filesystem::read_symlink("/proc/self/exe", ec);
+  for (int p = 0; p < 2; ++p) {
+    AgentJailSpec& j = jails[p];
+    j.limits = limits;
+    j.own_dir = std::filesystem::current_path();
+    if (!ec) j.readable.push_back(own_binary.parent_path());
+    j.label = fmt::format("player{}", p + 1);
+    // Own cores where the machine has enough for both; otherwise both share all of them.
+    const auto k = static_cast<std::size_t>(limits.cpus);
+    if (cores.size() >= 2 * k)
+      j.cpus.assign(cores.begin() + static_cast<long>(p * k),
+                    cores.begin() + static_cast<long>((p + 1) * k));
+  }
+  return jails;
 }
 
 std::string soccer_winner_line(int winner) {

@@ -13,6 +13,7 @@
 #include "core/any_game.hpp"
 #include "referee/child_process.hpp"
 #include "referee/record.hpp"
+#include "referee/sandbox.hpp"
 
 namespace arena {
 
@@ -25,6 +26,11 @@ struct SoccerRefereeOptions {
   std::filesystem::path viewer_log = "viewer_log";
   std::filesystem::path records_dir = "records";
   BotStderr bot_stderr = BotStderr::Inherit;
+  // With BotStderr::File: each bot's stderr, of which the last `limits.log_bytes` are kept.
+  std::array<std::filesystem::path, 2> bot_logs;
+  // The bots' sandbox (off: plain child processes) and what each bot is given in it.
+  SandboxPlan sandbox;
+  std::array<AgentJailSpec, 2> bots;
   // After `F`, how long the bots get to exit before their process groups are killed.
   std::chrono::milliseconds exit_grace{500};
   // Kill and reap every child of this process at the end, orphans a bot left behind included
@@ -53,6 +59,10 @@ struct SoccerGameReport {
 // cannot write the log); everything a bot does ends the game with a winner.
 SoccerGameReport run_soccer_game(const SoccerRefereeOptions& options,
                                  const std::function<void(const SoccerTurnEvent&)>& on_turn = {});
+
+// Each bot's jail as the referee sets it up by itself: its folder is the working directory, it
+// may read arena's own folder, and bot 1 gets the first `cpus` usable cores, bot 2 the next.
+std::array<AgentJailSpec, 2> default_bot_jails(const AgentLimits& limits);
 
 // The original referee's last line: "Jucatorul <0|1> a castigat jocul."
 std::string soccer_winner_line(int winner);

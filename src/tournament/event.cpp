@@ -16,6 +16,15 @@ Outcome outcome_from(const std::string& key) {
 
 }  // namespace
 
+AgentLimits limits_of(const EventSettings& s, const Participant& p) {
+  AgentLimits l = s.limits;
+  if (p.memory_bytes) l.memory_bytes = *p.memory_bytes;
+  if (p.cpus) l.cpus = *p.cpus;
+  if (p.max_processes) l.max_processes = *p.max_processes;
+  if (p.log_bytes) l.log_bytes = *p.log_bytes;
+  return l;
+}
+
 std::string_view morris_ports_key(MorrisPorts m) {
   switch (m) {
     case MorrisPorts::Env:
@@ -46,6 +55,7 @@ nlohmann::json to_json(const EventSettings& s) {
   j["moves_per_player"] = s.rules.moves_per_player ? nlohmann::json(*s.rules.moves_per_player)
                                                    : nlohmann::json(nullptr);
   if (s.game == "morris") j["morris_ports"] = morris_ports_key(s.morris_ports);
+  j["sandbox"] = {{"mode", sandbox_mode_key(s.sandbox)}, {"limits", to_json(s.limits)}};
   return j;
 }
 
@@ -84,6 +94,15 @@ EventSettings settings_from_json(const nlohmann::json& j) {
         }
       if (!known) throw std::runtime_error("unknown morris_ports '" + key + "'");
     }
+    // Events from before the sandbox ran their agents without one.
+    s.sandbox = SandboxMode::Off;
+    if (j.contains("sandbox")) {
+      const auto& box = j.at("sandbox");
+      const auto mode = sandbox_mode_from_key(box.at("mode").get<std::string>());
+      if (!mode) throw std::runtime_error("unknown sandbox mode " + box.at("mode").dump());
+      s.sandbox = *mode;
+      s.limits = agent_limits_from_json(box.at("limits"));
+    }
     return s;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("invalid event settings: ") + e.what());
@@ -104,6 +123,8 @@ std::string_view end_kind_key(EndKind k) {
       return "crash";
     case EndKind::Disconnect:
       return "disconnect";
+    case EndKind::Limit:
+      return "limit";
     case EndKind::Aborted:
       return "aborted";
   }
@@ -121,6 +142,7 @@ EndKind end_kind_of(Outcome outcome, std::string_view reason) {
   if (reason == "illegal-move") return EndKind::IllegalMove;
   if (reason == "crash") return EndKind::Crash;
   if (reason == "disconnect") return EndKind::Disconnect;
+  if (reason == "memory-limit" || reason == "too-many-processes") return EndKind::Limit;
   if (reason == "aborted" || outcome == Outcome::Ongoing) return EndKind::Aborted;
   return outcome == Outcome::Draw ? EndKind::Draw : EndKind::Win;
 }

@@ -9,6 +9,7 @@
 
 #include "core/rules.hpp"
 #include "core/side.hpp"
+#include "referee/sandbox.hpp"
 #include "tournament/participants.hpp"
 
 namespace arena::tournament {
@@ -31,19 +32,24 @@ struct EventSettings {
   int game_timeout_ms = 0;                      // 0: derived from the move time and move limit
   std::filesystem::path working_dir;            // where external agents' commands run
   MorrisPorts morris_ports = MorrisPorts::Env;  // Morris only
+  SandboxMode sandbox = SandboxMode::Auto;      // the agents' sandbox (docs/sandbox.md)
+  AgentLimits limits;                           // each agent's, unless its line says otherwise
 };
+
+// A participant's limits: the event's, with what its line sets.
+AgentLimits limits_of(const EventSettings& s, const Participant& p);
 
 nlohmann::json to_json(const EventSettings& s);
 // Throws std::runtime_error naming what is wrong.
 EventSettings settings_from_json(const nlohmann::json& j);
 
 // How a game ended, in the categories the event reports: the rules decided it (win or draw), or
-// a player's fault did (timeout, illegal move, crash, disconnect); aborted when the referee had to
-// stop it (counted as a draw).
-enum class EndKind { Win, Draw, Timeout, IllegalMove, Crash, Disconnect, Aborted };
+// a player's fault did (timeout, illegal move, crash, disconnect, a limit of its sandbox broken:
+// memory-limit or too-many-processes); aborted when the referee had to stop it (a draw).
+enum class EndKind { Win, Draw, Timeout, IllegalMove, Crash, Disconnect, Limit, Aborted };
 inline constexpr EndKind kAllEndKinds[] = {
     EndKind::Win,   EndKind::Draw,       EndKind::Timeout, EndKind::IllegalMove,
-    EndKind::Crash, EndKind::Disconnect, EndKind::Aborted};
+    EndKind::Crash, EndKind::Disconnect, EndKind::Limit,   EndKind::Aborted};
 std::string_view end_kind_key(EndKind k);  // "win", "draw", "timeout", "illegal-move", ...
 std::optional<EndKind> end_kind_from_key(std::string_view key);
 // The category of a record's reason code and outcome.

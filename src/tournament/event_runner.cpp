@@ -4,6 +4,7 @@
 #include <fmt/ostream.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "games/registry.hpp"
+#include "referee/cgroup.hpp"
 #include "referee/record.hpp"
 #include "tournament/journal.hpp"
 #include "tournament/match_runner.hpp"
@@ -51,6 +53,8 @@ class Event {
         schedule_(
             double_round_robin(static_cast<int>(settings.participants.size()), settings.seed)),
         options_(options),
+        sandbox_(plan_sandbox(settings.sandbox, agent_channel(game_))),
+        cores_(usable_cpus()),
         out_(out),
         progress_(progress),
         tty_(::isatty(STDERR_FILENO) == 1) {
@@ -71,17 +75,29 @@ class Event {
   int run() {
     std::filesystem::create_directories(dir_ / "games");
     const int total = static_cast<int>(schedule_.size());
+    // Groups left by an arena killed with -9 (this event's, before a --resume, or another's).
+    if (sandbox_.any()) remove_stale_cgroups();
     fmt::print(
         out_,
-        "{} tournament: {} participants, {} games ({} to play), {} at once\nEvent folder: {}\n",
+        "{} tournament: {} participants, {} games ({} to play), {} at once\nEvent folder: {}\n"
+        "Sandbox: {}\n",
         game_.title, settings_.participants.size(), total, pending_.size(),
         std::min<std::size_t>(pending_.size(), static_cast<std::size_t>(concurrency())),
-        dir_.string());
+        dir_.string(), sandbox_summary(sandbox_));
+    if (const std::string warning = sandbox_warning(sandbox_); !warning.empty())
+      fmt::print(progress_, "{}\n", warning);
+    if (sandbox_.uses(Protection::Cpu) &&
+        concurrency() * cores_per_game() > static_cast<int>(cores_.size()))
+      fmt::print(progress_,
+                 "warning: {} games at once need {} cores for their agents, and this machine "
+                 "gives {}: agents share cores\n",
+                 concurrency(), concurrency() * cores_per_game(), cores_.size());
     out_.flush();
     started_ = Clock::now();
     const int workers = std::max(1, std::min(concurrency(), static_cast<int>(pending_.size())));
     std::vector<std::thread> threads;
-    for (int i = 0; i < workers && !pending_.empty(); ++i) threads.emplace_back([this] { work(); });
+    for (int i = 0; i < workers && !pending_.empty(); ++i)
+      threads.emplace_back([this, i] { work(i); });
     for (auto& t : threads) t.join();
     clear_progress();
     if (!error_.empty()) {
@@ -108,6 +124,8 @@ class Event {
   Journal journal_;
   const std::vector<Pairing> schedule_;
   const RunOptions options_;
+  const SandboxPlan sandbox_;
+  const std::vector<int> cores_;  // the machine's, shared out among the workers' games
   std::ostream& out_;
   std::ostream& progress_;
   const bool tty_;
@@ -119,12 +137,43 @@ class Event {
   std::string error_;
   Clock::time_point started_;
 
-  // Games on the course's fixed ports cannot run side by side.
-  int concurrency() const {
-    return settings_.morris_ports == MorrisPorts::Course ? 1 : options_.concurrency;
+  // Cores one game's agents need: two agents, each with its own.
+  int cores_per_game() const {
+    int most = 1;
+    for (const auto& p : settings_.participants)
+      most = std::max(most, limits_of(settings_, p).cpus);
+    return 2 * most;
   }
 
-  void work() {
+  // Games on the course's fixed ports cannot run side by side, unless each has a network of its
+  // own. By default, as many games as give every agent its own cores.
+  int concurrency() const {
+    if (settings_.morris_ports == MorrisPorts::Course && !sandbox_.uses(Protection::Network))
+      return 1;
+    if (options_.concurrency > 0) return options_.concurrency;
+    if (!sandbox_.uses(Protection::Cpu)) return static_cast<int>(cores_.size());
+    return std::max(1, static_cast<int>(cores_.size()) / cores_per_game());
+  }
+
+  // The cores of worker `w`'s games: a slice of the machine's per worker (wrapping round when
+  // more games run at once than the cores allow).
+  std::array<std::vector<int>, 2> cores_for(int worker, const Participant& white,
+                                            const Participant& black) const {
+    if (!sandbox_.uses(Protection::Cpu)) return {};
+    const int n = static_cast<int>(cores_.size());
+    const int per_game = cores_per_game();
+    const int base = worker * per_game;
+    std::array<std::vector<int>, 2> out;
+    for (int side = 0; side < 2; ++side) {
+      const int count = limits_of(settings_, side == 0 ? white : black).cpus;
+      for (int k = 0; k < count; ++k)
+        out[static_cast<std::size_t>(side)].push_back(
+            cores_[static_cast<std::size_t>((base + side * per_game / 2 + k) % n)]);
+    }
+    return out;
+  }
+
+  void work(int worker) {
     while (true) {
       Pairing p;
       {
@@ -133,7 +182,7 @@ class Event {
         p = pending_[next_++];
       }
       try {
-        GameResult r = play(p);
+        GameResult r = play(p, worker);
         journal_.append(r);
         finished(std::move(r));
       } catch (const std::exception& e) {
@@ -143,7 +192,7 @@ class Event {
     }
   }
 
-  GameResult play(const Pairing& p) {
+  GameResult play(const Pairing& p, int worker) {
     const Participant& white = settings_.participants[static_cast<std::size_t>(p.white)];
     const Participant& black = settings_.participants[static_cast<std::size_t>(p.black)];
     const std::string stem = fmt::format("{:03}-{}-vs-{}", p.index + 1, white.name, black.name);
@@ -157,6 +206,9 @@ class Event {
         settings_.move_time_ms > 0 ? settings_.move_time_ms : game_.default_move_time_ms;
     req.arena_binary = options_.arena_binary;
     req.stem = dir_ / "games" / stem;
+    req.sandbox = &sandbox_;
+    req.cores = cores_for(worker, white, black);
+    req.event_dir = dir_;
     const auto began = Clock::now();
     req.deadline = began + game_time_cap(game_, settings_);
     GameRecord record = match_runner_for(game_)->play(req);
@@ -225,10 +277,17 @@ class Event {
   }
 };
 
-void validate(const EventSettings& s) {
+void validate(EventSettings& s) {
   const GameInfo& g = game_of(s);
+  for (const Participant& p : s.participants) {
+    const auto dir = agent_dir(s, p);
+    if (!p.dir.empty() && !std::filesystem::is_directory(dir))
+      throw std::runtime_error(
+          fmt::format("participant '{}': dir={} is not a folder", p.name, dir.string()));
+  }
   if (!tournament_supported(g)) match_runner_for(g);  // throws the reason
   check_participants_for(g, s);
+  plan_sandbox(s.sandbox, agent_channel(g));  // --sandbox required refuses here, before any file
 }
 
 }  // namespace

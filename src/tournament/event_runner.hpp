@@ -9,7 +9,7 @@
 namespace arena::tournament {
 
 struct RunOptions {
-  int concurrency = 1;                 // games at once
+  int concurrency = 0;                 // games at once; 0: as many as the cores allow
   bool quiet = false;                  // no line per finished game
   std::filesystem::path arena_binary;  // runs the built-in agents
 };

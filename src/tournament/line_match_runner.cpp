@@ -46,6 +46,7 @@ class LineGame final : public ServedGame {
     o.rules = req.settings->rules;
     o.records_dir = setup.records_dir;
     o.on_seat = setup.on_seat;
+    o.cpu_clock = setup.cpu_clock;
     return o;
   }
 };

@@ -51,6 +51,11 @@ std::unique_ptr<MatchRunner> match_runner_for(const GameInfo& game) {
       game.title));
 }
 
+AgentChannel agent_channel(const GameInfo& game) {
+  return tournament_protocol(game) == TournamentProtocol::SoccerReferee ? AgentChannel::Pipes
+                                                                        : AgentChannel::Tcp;
+}
+
 bool tournament_supported(const GameInfo& game) {
   return tournament_protocol(game) != TournamentProtocol::None;
 }
@@ -88,6 +93,39 @@ std::chrono::milliseconds game_time_cap(const GameInfo& game, const EventSetting
       settings.move_time_ms > 0 ? settings.move_time_ms : game.default_move_time_ms;
   const long long once = 2LL * settings.connect_timeout_ms + settings.warmup_ms + plies * move_time;
   return std::chrono::milliseconds(2 * once + 60'000);
+}
+
+std::filesystem::path agent_dir(const EventSettings& settings, const Participant& p) {
+  if (p.dir.empty()) return settings.working_dir;
+  return p.dir.is_absolute() ? p.dir : settings.working_dir / p.dir;
+}
+
+AgentJailSpec agent_jail_spec(const MatchRequest& req, Side side) {
+  const Participant& p = side == Side::White ? *req.white : *req.black;
+  AgentJailSpec spec;
+  spec.limits = limits_of(*req.settings, p);
+  spec.cpus = req.cores[index(side)];
+  spec.own_dir = agent_dir(*req.settings, p);
+  if (!req.arena_binary.empty()) spec.readable.push_back(req.arena_binary.parent_path());
+  if (!req.event_dir.empty()) spec.hidden.push_back(std::filesystem::absolute(req.event_dir));
+  // Every other participant's folder, unless it is this agent's own too.
+  for (const Participant& other : req.settings->participants) {
+    const auto dir = agent_dir(*req.settings, other);
+    if (&other != &p && dir != spec.own_dir && !other.dir.empty()) spec.hidden.push_back(dir);
+  }
+  spec.label = fmt::format("{}-{}", side_key(side), p.name);
+  return spec;
+}
+
+std::unique_ptr<AgentJail> make_agent_jail(const MatchRequest& req, Side side) {
+  if (!req.sandbox || !req.sandbox->any()) return nullptr;
+  return std::make_unique<AgentJail>(*req.sandbox, agent_jail_spec(req, side));
+}
+
+nlohmann::json sandbox_block(const MatchRequest& req) {
+  if (!req.sandbox) return nlohmann::json::object();
+  return sandbox_record(*req.sandbox, limits_of(*req.settings, *req.white),
+                        limits_of(*req.settings, *req.black));
 }
 
 GameRecord forfeit_record(const MatchRequest& request, Side loser, std::string reason,

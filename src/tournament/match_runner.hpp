@@ -7,6 +7,7 @@
 // match_runner_for(). A runner must never hang (respect request.deadline), must kill every agent
 // process it started before returning, and reports agents' faults with the record's reason codes
 // "timeout", "illegal-move", "crash" or "disconnect".
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "games/registry.hpp"
 #include "referee/record.hpp"
+#include "referee/sandbox.hpp"
 #include "tournament/event.hpp"
 
 namespace arena::tournament {
@@ -30,7 +32,23 @@ struct MatchRequest {
   // transcript), <stem>.white.log / <stem>.black.log (the agents' output), and the course's log.
   std::filesystem::path stem;
   std::chrono::steady_clock::time_point deadline;  // the game is cut off here, whatever happens
+  // The agents' sandbox (never null in an event; mode off: plain child processes), each side's
+  // cores, and the event folder (hidden from every agent).
+  const SandboxPlan* sandbox = nullptr;
+  std::array<std::vector<int>, 2> cores;
+  std::filesystem::path event_dir;
 };
+
+// What the agent of `side` is given in its sandbox: its limits, cores and folder; the event
+// folder and every other participant's folder hidden.
+AgentJailSpec agent_jail_spec(const MatchRequest& request, Side side);
+// Its jail, or null when the event runs agents without a sandbox.
+std::unique_ptr<AgentJail> make_agent_jail(const MatchRequest& request, Side side);
+// The record's "sandbox" block for the game (limits and protections; usage is added by the
+// runner).
+nlohmann::json sandbox_block(const MatchRequest& request);
+// Where a participant's agent runs: its dir=, or the event's working directory.
+std::filesystem::path agent_dir(const EventSettings& settings, const Participant& p);
 
 class MatchRunner {
  public:
@@ -47,6 +65,8 @@ TournamentProtocol tournament_protocol(const GameInfo& game);
 // The runner for a game; throws std::runtime_error with a clear message when arena cannot run
 // tournaments of it yet.
 std::unique_ptr<MatchRunner> match_runner_for(const GameInfo& game);
+// How the game's agents talk to their referee: over TCP, or on stdin/stdout (Paper Soccer).
+AgentChannel agent_channel(const GameInfo& game);
 // Whether match_runner_for(game) works.
 bool tournament_supported(const GameInfo& game);
 

@@ -73,6 +73,7 @@ class MorrisGame final : public ServedGame {
     o.games = 1;
     o.records_dir = setup.records_dir;
     o.on_seat = setup.on_seat;
+    o.cpu_clock = setup.cpu_clock;
     return o;
   }
 };

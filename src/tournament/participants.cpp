@@ -47,10 +47,47 @@ bool parse_int(std::string_view text, int lo, int hi, int& out) {
   return true;
 }
 
+// The sandbox options that may open a participant's line: dir=PATH memory=MB cpus=N
+// processes=N log=MB. Consumes them from `spec`; gives an error or "".
+std::string take_sandbox_options(std::string_view& spec, Participant& p) {
+  while (true) {
+    spec = trim(spec);
+    const auto w = words(spec);
+    if (w.empty()) return {};
+    const auto eq = w[0].find('=');
+    if (eq == std::string_view::npos) return {};
+    const std::string_view key = w[0].substr(0, eq), value = w[0].substr(eq + 1);
+    int n = 0;
+    if (key == "dir") {
+      if (value.empty()) return "dir= needs a folder";
+      p.dir = std::string(value);
+    } else if (key == "memory") {
+      if (!parse_int(value, 16, 1'048'576, n))
+        return fmt::format("'{}': memory is MB, 16 to 1048576", w[0]);
+      p.memory_bytes = static_cast<std::uint64_t>(n) * 1024 * 1024;
+    } else if (key == "cpus") {
+      if (!parse_int(value, 1, 256, n)) return fmt::format("'{}': cpus must be 1 to 256", w[0]);
+      p.cpus = n;
+    } else if (key == "processes") {
+      if (!parse_int(value, 1, 100'000, n))
+        return fmt::format("'{}': processes must be 1 to 100000", w[0]);
+      p.max_processes = n;
+    } else if (key == "log") {
+      if (!parse_int(value, 1, 65'536, n)) return fmt::format("'{}': log is MB, 1 to 65536", w[0]);
+      p.log_bytes = static_cast<std::uint64_t>(n) * 1024 * 1024;
+    } else {
+      return {};  // an agent's own option (engine time=...) or not an option
+    }
+    spec.remove_prefix(static_cast<std::size_t>(w[0].data() - spec.data()) + w[0].size());
+  }
+}
+
 Parsed<Participant> parse_spec(std::string_view spec) {
   using P = Parsed<Participant>;
   Participant p;
   p.spec = std::string(spec);
+  if (const std::string error = take_sandbox_options(spec, p); !error.empty())
+    return P::fail(error);
   const auto w = words(spec);
   if (w.empty()) return P::fail("no agent given (engine, greedy, random, soccer-ref or command)");
   const std::string_view kind = w[0];

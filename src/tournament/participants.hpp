@@ -9,11 +9,16 @@
 //   ref2:    soccer-ref 2            a Paper Soccer reference bot at level 0, 1 or 2
 //   alice:   command ./alice --fast  an external program, run by /bin/sh; arena appends the
 //                                    game's own arguments (for the line protocol: host and port)
+//   bob:     dir=/srv/bob memory=1024 command java -jar bob.jar
+//                                    options of the agent's sandbox come first: its folder (its
+//                                    command runs there), memory in MB, cpus, processes, log MB
 //
 // "NAME:" may be left out; the name is then made from the kind ("random", "engine-200ms", ...)
 // and made unique. See docs/tournament.md.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +37,12 @@ struct Participant {
   int level = 0;        // soccer-ref: 0, 1 or 2
   std::string command;  // command: the shell command
   std::string spec;     // the line as given (without the name), kept in the journal
+  // Its sandbox: its own folder (empty: the event's working directory) and limits of its own.
+  std::filesystem::path dir;
+  std::optional<std::uint64_t> memory_bytes;
+  std::optional<int> cpus;
+  std::optional<int> max_processes;
+  std::optional<std::uint64_t> log_bytes;
 };
 
 inline constexpr std::size_t kMaxSpecBytes = 4096;

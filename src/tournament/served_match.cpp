@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <fstream>
 #include <mutex>
@@ -9,6 +10,8 @@
 #include <thread>
 
 #include "referee/child_process.hpp"
+#include "referee/game_network.hpp"
+#include "referee/process_group.hpp"
 #include "tournament/live_record.hpp"
 
 namespace arena::tournament {
@@ -16,6 +19,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
+
+milliseconds until(Clock::time_point t) {
+  return std::max(std::chrono::duration_cast<milliseconds>(t - Clock::now()), milliseconds(0));
+}
+
+// How often the runner looks at the agents' sandboxes for a broken limit.
+constexpr milliseconds kLimitCheckInterval{50};
 
 // After the game, agents get this long to exit by themselves before their groups are killed.
 constexpr milliseconds kExitGrace{2000};
@@ -98,6 +108,9 @@ std::string exec_command(const std::vector<std::string>& argv) {
 }
 
 GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
+  // The game's own network: its listening sockets and both agents, nothing else.
+  std::optional<GameNetwork> network;
+  if (req.sandbox && req.sandbox->uses(Protection::Network)) network.emplace();
   const std::filesystem::path dir = req.stem.parent_path();
   const std::string stem = req.stem.filename().string();
   const auto work = dir / (stem + ".tmp");
@@ -109,7 +122,16 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
     std::filesystem::remove(dir / fmt::format("{}.{}.log", stem, side_key(s)));
 
   SeatWatch watch;
+  // The agents as the server's thread may see them (it reads their CPU clocks).
+  std::atomic<ChildProcess*> running[2] = {nullptr, nullptr};
   ServedGameSetup setup;
+  setup.cpu_clock = [&running](Side s) -> std::optional<std::chrono::microseconds> {
+    ChildProcess* agent = running[index(s)].load();
+    if (!agent) return std::nullopt;
+    if (AgentJail* jail = agent->jail())
+      if (auto cpu = jail->cpu()) return cpu;
+    return group_user_cpu(agent->pid());
+  };
   setup.records_dir = work;
   setup.transcript = &transcript;
   setup.on_seat = [&watch](Side s, bool seated) {
@@ -137,8 +159,10 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
     try {
       AgentLaunch launch = server->agent(p, side, seed);
       agents[index(side)].emplace(DetachedChildOptions{
-          std::move(launch.command), req.settings->working_dir,
-          dir / fmt::format("{}.{}.log", stem, side_key(side)), std::move(launch.env)});
+          std::move(launch.command), agent_dir(*req.settings, p),
+          dir / fmt::format("{}.{}.log", stem, side_key(side)), std::move(launch.env),
+          limits_of(*req.settings, p).log_bytes, make_agent_jail(req, side)});
+      running[index(side)] = &*agents[index(side)];
     } catch (const std::exception& e) {
       forfeit = forfeit_record(
           req, side, "crash",
@@ -148,20 +172,33 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
     forfeit = await_seat(req, watch, side, *agents[index(side)]);
     if (forfeit) break;
   }
+  std::optional<LimitBreach> broken[2];
   if (!forfeit) {
     std::unique_lock lock(watch.mutex);
-    if (!watch.changed.wait_until(lock, req.deadline, [&] { return watch.server_done; })) {
-      lock.unlock();
-      server->stop();  // the game is recorded as aborted
+    while (!watch.server_done) {
+      if (Clock::now() >= req.deadline) {
+        lock.unlock();
+        server->stop();  // the game is recorded as aborted
+        break;
+      }
+      watch.changed.wait_for(lock, std::min(kLimitCheckInterval, until(req.deadline)));
+      // An agent over a limit is ended at once: the server sees it leave, and it loses.
+      for (Side side : {Side::White, Side::Black}) {
+        AgentJail* jail = agents[index(side)] ? agents[index(side)]->jail() : nullptr;
+        if (jail && !broken[index(side)] && (broken[index(side)] = jail->breach()))
+          jail->kill_all();
+      }
     }
   } else {
     server->stop();
   }
   server_thread.join();
   live.stop();
+  running[0] = running[1] = nullptr;
 
   std::string status[2];
   bool by_itself[2] = {false, false}, clean[2] = {false, false};
+  nlohmann::json usage[2];
   for (Side side : {Side::White, Side::Black}) {
     auto& a = agents[index(side)];
     if (!a) continue;
@@ -169,6 +206,10 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
     clean[index(side)] = a->exited_cleanly();
     a->kill_group();
     status[index(side)] = a->exit_description();
+    if (AgentJail* jail = a->jail()) {
+      if (!broken[index(side)]) broken[index(side)] = jail->breach();
+      usage[index(side)] = jail->usage_json();
+    }
   }
 
   GameRecord record;
@@ -192,14 +233,23 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
                       by_itself[index(side)] ? "" : " (stopped by arena after the game)"));
   // A player that left the game because its process died crashed; one that closed the
   // connection and lived on (or exited cleanly) disconnected.
-  if (record.reason == "disconnect" && record.outcome != Outcome::Draw &&
-      record.outcome != Outcome::Ongoing) {
-    const Side loser = record.outcome == Outcome::WhiteWins ? Side::Black : Side::White;
-    if (by_itself[index(loser)] && !clean[index(loser)]) {
-      record.reason = "crash";
-      record.detail = fmt::format("{} ({}) {} during the game", side_name(loser),
-                                  record.player(loser).name, status[index(loser)]);
-    }
+  const bool decided = record.outcome == Outcome::WhiteWins || record.outcome == Outcome::BlackWins;
+  const Side loser = record.outcome == Outcome::WhiteWins ? Side::Black : Side::White;
+  if (record.reason == "disconnect" && decided && by_itself[index(loser)] && !clean[index(loser)]) {
+    record.reason = "crash";
+    record.detail = fmt::format("{} ({}) {} during the game", side_name(loser),
+                                record.player(loser).name, status[index(loser)]);
+  }
+  // A loser that broke a limit of its sandbox lost for that (the kill made it leave or time out).
+  if (decided && broken[index(loser)]) {
+    record.reason = broken[index(loser)]->reason;
+    record.detail = fmt::format("{} ({}) {}", side_name(loser), record.player(loser).name,
+                                broken[index(loser)]->detail);
+  }
+  if (req.sandbox && req.sandbox->mode != SandboxMode::Off) {
+    record.sandbox = sandbox_block(req);
+    for (Side side : {Side::White, Side::Black})
+      if (!usage[index(side)].is_null()) record.sandbox[side_key(side)] = usage[index(side)];
   }
   return record;
 }

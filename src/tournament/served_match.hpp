@@ -8,9 +8,11 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "referee/cpu_clock.hpp"
 #include "tournament/match_runner.hpp"
 
 namespace arena::tournament {
@@ -41,6 +43,8 @@ struct ServedGameSetup {
   // To be called by the server when a client takes its seat (true) or leaves it before the game
   // begins (false).
   std::function<void(Side, bool seated)> on_seat;
+  // The CPU time (user + system) each side's agent has used so far, for the record's cpu_ms.
+  CpuClock cpu_clock;
 };
 
 using ServeGame =

@@ -20,23 +20,16 @@ using std::chrono::milliseconds;
 // A referee stopped at the deadline gets this long to end its bots (it does on SIGTERM).
 constexpr milliseconds kStopGrace{1000};
 
-// The bot command of participant p; its stderr goes to `log`.
-std::string bot_command(const MatchRequest& req, const Participant& p, std::uint64_t seed,
-                        const fs::path& log) {
-  std::string command;
-  if (p.kind == AgentKind::Command) {
-    command = p.command;
-  } else if (p.kind == AgentKind::SoccerRef) {
-    command = exec_command({req.arena_binary.string(), "soccer-ref", "silent",
-                            std::to_string(p.level), std::to_string(seed)});
-  } else {
-    std::vector<std::string> argv = {req.arena_binary.string(), "soccer-bot"};
-    const auto player = builtin_player_args(req, p, seed);
-    argv.insert(argv.end(), player.begin(), player.end());
-    command = exec_command(argv);
-  }
-  // The referee's stderr is its transcript: each bot's messages go to a file of its own.
-  return fmt::format("exec 2>>{}; {}", shell_quote(log.string()), command);
+// The bot command of participant p.
+std::string bot_command(const MatchRequest& req, const Participant& p, std::uint64_t seed) {
+  if (p.kind == AgentKind::Command) return p.command;
+  if (p.kind == AgentKind::SoccerRef)
+    return exec_command({req.arena_binary.string(), "soccer-ref", "silent", std::to_string(p.level),
+                         std::to_string(seed)});
+  std::vector<std::string> argv = {req.arena_binary.string(), "soccer-bot"};
+  const auto player = builtin_player_args(req, p, seed);
+  argv.insert(argv.end(), player.begin(), player.end());
+  return exec_command(argv);
 }
 
 fs::path record_in(const fs::path& dir) {
@@ -71,13 +64,35 @@ class SoccerMatchRunner final : public MatchRunner {
     }
 
     // Player 1 of the course referee moves first: White.
-    const std::string white = bot_command(req, *req.white, req.seed, logs[0]);
-    const std::string black =
-        bot_command(req, *req.black, req.seed ^ 0x5851F42D4C957F2DULL, logs[1]);
+    const std::string white = bot_command(req, *req.white, req.seed);
+    const std::string black = bot_command(req, *req.black, req.seed ^ 0x5851F42D4C957F2DULL);
     const double cpu_s = req.move_time_ms / 1000.0;
-    const std::string referee = exec_command(
-        {req.arena_binary.string(), "soccer-referee", white, black, "-t", fmt::format("{}", cpu_s),
-         "--log", (dir / (stem + ".log")).string(), "--records", work.string(), "--verbose"});
+    // The referee's stderr is its transcript: each bot's messages go to a file of its own.
+    std::vector<std::string> argv = {
+        req.arena_binary.string(),
+        "soccer-referee",
+        white,
+        black,
+        "-t",
+        fmt::format("{}", cpu_s),
+        "--log",
+        (dir / (stem + ".log")).string(),
+        "--records",
+        work.string(),
+        "--verbose",
+        "--bot-log1",
+        logs[0].string(),
+        "--bot-log2",
+        logs[1].string(),
+        "--sandbox",
+        std::string(sandbox_mode_key(req.sandbox ? req.sandbox->mode : SandboxMode::Off))};
+    if (req.sandbox && req.sandbox->any()) {
+      // The bots' folders, cores, limits and hidden paths, as this event gives them.
+      const fs::path config = work / "bots.sandbox";  // JSON, but not the record (*.json)
+      write_bot_jails(config, agent_jail_spec(req, Side::White), agent_jail_spec(req, Side::Black));
+      argv.insert(argv.end(), {"--sandbox-config", config.string()});
+    }
+    const std::string referee = exec_command(argv);
 
     ChildProcess child(DetachedChildOptions{referee, req.settings->working_dir, transcript, {}});
     LiveRecordMirror live(req, work);

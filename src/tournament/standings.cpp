@@ -8,7 +8,7 @@ namespace {
 
 bool is_fault(EndKind k) {
   return k == EndKind::Timeout || k == EndKind::IllegalMove || k == EndKind::Crash ||
-         k == EndKind::Disconnect;
+         k == EndKind::Disconnect || k == EndKind::Limit;
 }
 
 void count(Wdl& w, int points) {
