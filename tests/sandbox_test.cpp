@@ -324,7 +324,7 @@ TEST(Sandbox, GigabyteOfOutputLeavesACappedLog) {
   const auto event = tmp.path() / "event";
   std::vector<std::string> argv = {
       ARENA_BINARY,   "tournament",        "fission", "-f",          file.string(), "-o",
-      event.string(), "--connect-timeout", "20",      "--log-limit", "1",           "--sandbox",
+      event.string(), "--connect-timeout", "60",     "--log-limit", "1",           "--sandbox",
       "auto",         "--warmup",          "0.1"};
   Process p(argv);
   ASSERT_EQ(p.wait(300s), 0) << p.out() << p.err();

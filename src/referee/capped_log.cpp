@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -34,21 +35,18 @@ class Tail {
       start_ = 0;
       return;
     }
-    if (buf_.size() + n <= cap_) {
-      buf_.append(data, n);
-      return;
-    }
-    // Full: overwrite the oldest bytes in place.
-    if (buf_.size() < cap_) {
-      const std::size_t fill = cap_ - buf_.size();
+    if (buf_.size() < cap_) {  // still filling: the oldest byte is at 0
+      const std::size_t fill = std::min<std::size_t>(cap_ - buf_.size(), n);
       buf_.append(data, fill);
       data += fill;
       n -= fill;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      buf_[start_] = data[i];
-      start_ = (start_ + 1) % cap_;
-    }
+    if (n == 0) return;
+    // Full: overwrite the oldest bytes, wrapping round once at most (n < cap_).
+    const std::size_t first = std::min<std::size_t>(n, cap_ - start_);
+    std::memcpy(&buf_[start_], data, first);
+    std::memcpy(&buf_[0], data + first, n - first);
+    start_ = (start_ + n) % cap_;
   }
   std::string text() const {
     std::string out;

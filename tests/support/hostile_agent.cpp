@@ -6,7 +6,7 @@
 //   hostile_agent hog MB              touches MB of memory, then sleeps
 //   hostile_agent forkbomb            forks up to 3000 sleeping children, then sleeps
 //   hostile_agent spin THREADS SECS   keeps THREADS threads busy for SECS seconds
-//   hostile_agent print MB            prints MB of text, then sleeps
+//   hostile_agent print MB            prints MB of text, then exits
 //   hostile_agent files SECRET DIR    tries to read the file SECRET, to write into DIR and into
 //                                     its own folder; prints what happened
 //   hostile_agent net PORT            tries 127.0.0.1:PORT and a non-loopback address; prints
@@ -87,6 +87,8 @@ int spin(int threads, int seconds) {
 }
 
 int print(long mb) {
+  static char buffer[1 << 20];
+  std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);  // big writes: the pipe, not us, is tested
   std::string line(1023, 'x');
   line += '\n';
   for (long i = 0; i < mb * 1024; ++i)
@@ -94,7 +96,6 @@ int print(long mb) {
   std::fflush(stdout);
   std::printf("END-OF-OUTPUT\n");
   std::fflush(stdout);
-  sleep_seconds(60);
   return 0;
 }
 
