@@ -4,10 +4,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +13,7 @@
 #include "protocol/java_serial/writer.hpp"
 #include "protocol/mulino_messages.hpp"
 #include "support/files.hpp"
+#include "support/java_tools.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -26,20 +25,6 @@ using testing::read_bytes;
 namespace fs = std::filesystem;
 using testing::Process;
 using testing::TempDir;
-
-std::string find_tool(const std::string& name) {
-  if (const char* home = std::getenv("JAVA_HOME")) {
-    const fs::path p = fs::path(home) / "bin" / name;
-    if (fs::exists(p)) return p.string();
-  }
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    const fs::path p = fs::path(dir) / name;
-    if (!dir.empty() && fs::exists(p)) return p.string();
-  }
-  return {};
-}
 
 void spit(const fs::path& p, const std::string& bytes) {
   std::ofstream out(p, std::ios::binary);
@@ -114,8 +99,8 @@ std::vector<Message> sample_messages() {
 class MulinoJava : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    javac_ = find_tool("javac");
-    java_ = find_tool("java");
+    javac_ = testing::find_java_tool("javac");
+    java_ = testing::find_java_tool("java");
     if (javac_.empty() || java_.empty()) return;
     dir_ = new TempDir;
     std::vector<std::string> cmd = {javac_, "-d", (dir_->path() / "classes").string()};

@@ -25,6 +25,7 @@
 
 #include "referee/cgroup.hpp"
 #include "support/event_files.hpp"
+#include "support/java_tools.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 #include "tournament/participants.hpp"
@@ -324,7 +325,7 @@ TEST(Sandbox, GigabyteOfOutputLeavesACappedLog) {
   const auto event = tmp.path() / "event";
   std::vector<std::string> argv = {
       ARENA_BINARY,   "tournament",        "fission", "-f",          file.string(), "-o",
-      event.string(), "--connect-timeout", "60",     "--log-limit", "1",           "--sandbox",
+      event.string(), "--connect-timeout", "60",      "--log-limit", "1",           "--sandbox",
       "auto",         "--warmup",          "0.1"};
   Process p(argv);
   ASSERT_EQ(p.wait(300s), 0) << p.out() << p.err();
@@ -333,6 +334,60 @@ TEST(Sandbox, GigabyteOfOutputLeavesACappedLog) {
   EXPECT_LE(text.size(), kMiB + 200);
   EXPECT_EQ(text.rfind("[arena: the first ", 0), 0u) << text.substr(0, 200);
   EXPECT_NE(text.find("END-OF-OUTPUT"), std::string::npos) << "the tail is kept";
+  expect_none_left(tmp.path().string());
+}
+
+// A course's own kind of agent: a Java program (tests/java/RandomMulinoAgent.java, the Bologna
+// course's classes and protocol) packed in a jar and started with plain `java -jar`, default JVM
+// flags, inside the course's 2 GB.
+TEST(Sandbox, JavaAgentWithDefaultFlagsPlaysWholeGamesInsideTwoGigabytes) {
+  REQUIRE_PROTECTIONS(Protection::Memory, Protection::Files, Protection::User, Protection::Network);
+  const std::string javac = testing::find_java_tool("javac"), jar = testing::find_java_tool("jar");
+  if (javac.empty() || jar.empty() || testing::find_java_tool("java").empty())
+    GTEST_SKIP() << "no JDK found: bash scripts/setup.sh installs default-jdk-headless";
+  TempDir tmp;
+  std::vector<std::string> compile = {javac, "-d", (tmp.path() / "classes").string()};
+  for (const auto& e : fs::recursive_directory_iterator(ARENA_TEST_JAVA))
+    if (e.path().extension() == ".java") compile.push_back(e.path().string());
+  Process javac_run(compile);
+  ASSERT_EQ(javac_run.wait(180s), 0) << javac_run.err();
+  const auto agent_dir = tmp.path() / "javabot";
+  fs::create_directories(agent_dir);
+  Process pack({jar, "cfe", (agent_dir / "agent.jar").string(), "RandomMulinoAgent", "-C",
+                (tmp.path() / "classes").string(), "."});
+  ASSERT_EQ(pack.wait(60s), 0) << pack.err();
+
+  const auto file = tmp.path() / "participants.txt";
+  std::ofstream(file) << "javabot: dir=" << agent_dir.string() << " command java -jar agent.jar\n"
+                      << "rnd: random\n";
+  const auto event = tmp.path() / "event";
+  Process p({ARENA_BINARY, "tournament", "morris", "-f", file.string(), "-o", event.string(),
+             "--sandbox", "required", "--move-time", "5000", "--connect-timeout", "60"});
+  ASSERT_EQ(p.wait(300s), 0) << p.out() << p.err();
+  const auto results = read_json(event / "results.json");
+  ASSERT_EQ(results["games_played"], 2) << p.out();
+  for (const auto& g : results["games"]) {
+    // Ended by the rules of the game, not by a fault of either side.
+    EXPECT_TRUE(g["end"] == "win" || g["end"] == "draw") << g;
+    EXPECT_GE(g["plies"].get<int>(), 18) << "past the placing phase: " << g;
+    const auto record = read_json(event / g["record"].get<std::string>());
+    const std::string side = g["white"] == "javabot" ? "white" : "black";
+    const auto& sandbox = record["sandbox"];
+    EXPECT_EQ(sandbox["limits"][side]["memory_bytes"], 2048 * kMiB) << "the course's default";
+    EXPECT_FALSE(sandbox[side].contains("limit_broken")) << sandbox;
+    const auto peak = sandbox[side]["peak_memory_bytes"].get<std::uint64_t>();
+    EXPECT_GT(peak, 16 * kMiB) << "a JVM ran";
+    EXPECT_LT(peak, 2048 * kMiB);
+    // The JVM sized its default heap from the cgroup's 2 GB (a quarter of it), not from the
+    // machine's memory.
+    fs::path log_path = event / g["record"].get<std::string>();
+    const std::string log = read_text(log_path.replace_extension("." + side + ".log"));
+    const auto at = log.find(" MB of max ");
+    ASSERT_NE(at, std::string::npos) << "the agent played to the end: " << log;
+    const long max_heap_mb = std::stol(log.substr(at + 11));
+    EXPECT_GT(max_heap_mb, 256) << log;
+    EXPECT_LE(max_heap_mb, 512) << log;
+  }
   expect_none_left(tmp.path().string());
 }
 

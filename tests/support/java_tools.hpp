@@ -1,0 +1,26 @@
+#pragma once
+// The JDK's tools for tests that run real Java programs: from $JAVA_HOME/bin, else from PATH.
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+namespace arena::testing {
+
+// The path of a JDK tool (java, javac, jar), or "" when it is not installed.
+inline std::string find_java_tool(const std::string& name) {
+  namespace fs = std::filesystem;
+  if (const char* home = std::getenv("JAVA_HOME")) {
+    const fs::path p = fs::path(home) / "bin" / name;
+    if (fs::exists(p)) return p.string();
+  }
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const fs::path p = fs::path(dir) / name;
+    if (!dir.empty() && fs::exists(p)) return p.string();
+  }
+  return {};
+}
+
+}  // namespace arena::testing
