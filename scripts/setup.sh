@@ -7,6 +7,7 @@ packages=(
   libasio-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
   default-jdk-headless
   bubblewrap util-linux  # the agents' sandbox (docs/sandbox.md)
+  slurm-wlm munge  # the test of tournaments on a Slurm cluster (tests/slurm)
   chromium  # the web viewer's browser test (tests/browser)
 )
 

@@ -1,6 +1,8 @@
 #pragma once
 // `arena <command>`: each command registers itself on the app and sets the exit code it ends with.
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -19,6 +21,13 @@ void add_bench(CLI::App& app, int& exit_code);
 void add_tournament(CLI::App& app, int& exit_code);
 // `arena tournament report`: added to the tournament command (tournament_report.cpp).
 void add_tournament_report(CLI::App& tournament, int& exit_code);
+// `arena tournament play`, `status` and `slurm`: an event played in shards.
+void add_tournament_cluster(CLI::App& tournament, int& exit_code);
+// The running arena binary (it runs the built-in agents).
+std::filesystem::path own_binary();
+// On SIGINT/SIGTERM/SIGHUP: kill every agent, call on_stop, say how to continue
+// (`continue_command`), exit. Finished games are already in the journal.
+void handle_stop_signals(std::string continue_command, std::function<void(int)> on_stop = {});
 void add_mulino(CLI::App& app, int& exit_code);
 
 // `arena serve morris`: the Bologna course's Java-serialization server (serve_morris.cpp).

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -101,7 +102,16 @@ GameRecord record_from_json(const nlohmann::json& j) {
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content,
                            bool durable) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
+  // A name of this writer's own: another process (maybe on another machine sharing the folder)
+  // may write the same file at the same time, and each rename must move a whole file.
+  static std::atomic<unsigned> counter{0};
+  static const std::string writer = [] {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    return fmt::format("{}-{}", host, ::getpid());
+  }();
+  const std::filesystem::path tmp =
+      fmt::format("{}.{}-{}.tmp", path.string(), writer, counter.fetch_add(1));
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
     throw std::runtime_error(

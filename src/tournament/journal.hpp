@@ -1,13 +1,20 @@
 #pragma once
-// The event's journal, DIR/journal.jsonl: one JSON object per line, appended and fsync'ed as each
-// game finishes, so a killed event (even kill -9, or a power cut) loses no finished game. The
-// first line holds the settings, so resuming needs only the directory. A last line cut short by a
-// kill is ignored (and removed when the journal is reopened).
+// The event's journals: one JSON object per line, appended and fsync'ed as each game finishes,
+// so a killed event (even kill -9, or a power cut) loses no finished game. A last line cut short
+// by a kill is ignored (and removed when its writer reopens the journal).
+//
+// DIR/journal.jsonl is the event's own: its first line holds the settings, so playing or
+// resuming needs only the folder. Each shard of an event played in parts (tournament/shard.hpp)
+// appends to its own DIR/shards/K-of-N.jsonl instead, so no two machines write the same file.
+// The event's results are the games of all its journals.
 #include <filesystem>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "tournament/event.hpp"
+#include "tournament/shard.hpp"
 
 namespace arena::tournament {
 
@@ -21,6 +28,9 @@ class Journal {
   // Throws std::runtime_error naming the line when the journal is damaged other than at its end.
   static Journal open(const std::filesystem::path& dir, EventSettings& settings,
                       std::vector<GameResult>& finished);
+  // Opens shard s's journal for appending, creating it if needed. Throws when another process
+  // has it open for playing (the same shard started twice).
+  static Journal open_shard(const std::filesystem::path& dir, Shard s);
 
   Journal(Journal&& other) noexcept;
   Journal& operator=(Journal&&) = delete;
@@ -37,5 +47,18 @@ class Journal {
   std::mutex mutex_;
   void write_line(const std::string& line);
 };
+
+// Everything an event's folder records, read without writing anything.
+struct EventJournals {
+  EventSettings settings;
+  // Every finished game once, by schedule index (a game in two journals, which only happens
+  // when shards of different counts played at once, is counted from the first journal).
+  std::vector<GameResult> games;
+  std::map<std::string, int> games_per_journal;  // file (relative to DIR) -> games in it
+  std::vector<Shard> shard_journals;             // the shards that have a journal
+  int duplicates = 0;                            // games found in more than one journal
+};
+// Throws std::runtime_error naming the file and line when a journal is damaged.
+EventJournals read_event_journals(const std::filesystem::path& dir);
 
 }  // namespace arena::tournament
