@@ -271,8 +271,10 @@ class Event {
     // (each write reads every game so far). A shard knows only its own games: none.
     if (!options_.shard && Clock::now() >= next_report_) {
       const auto began = Clock::now();
-      write_reports(dir_, make_report(settings_, std::string(game_.title), results_,
-                                      static_cast<int>(schedule_.size())));
+      write_reports(dir_,
+                    make_report(settings_, std::string(game_.title), results_,
+                                static_cast<int>(schedule_.size())),
+                    false);
       const auto now = Clock::now();
       next_report_ = now + 9 * (now - began);
     }

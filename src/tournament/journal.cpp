@@ -209,10 +209,10 @@ EventJournals read_event_journals(const fs::path& dir) {
   EventJournals out;
   const auto main_path = dir / kJournalFile;
   if (!fs::exists(main_path))
-    throw std::runtime_error(fmt::format(
-        "{} is not an event folder: it has no event journal ({}); plan one with: arena "
-        "tournament plan",
-        dir.string(), kJournalFile));
+    throw std::runtime_error(
+        fmt::format("{} is not an event folder: it has no event journal ({}); plan one with: arena "
+                    "tournament plan",
+                    dir.string(), kJournalFile));
   std::set<int> seen;
   auto take = [&](const std::string& name) {
     return [&out, &seen, name](GameResult r) {

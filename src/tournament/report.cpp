@@ -297,12 +297,12 @@ nlohmann::json report_json(const EventReport& r) {
           {"games", games}};
 }
 
-void write_reports(const std::filesystem::path& dir, const EventReport& r) {
-  write_file_atomically(dir / "standings.md", report_markdown(r));
-  write_file_atomically(dir / "standings.csv", standings_csv(r));
-  write_file_atomically(dir / "crosstable.csv", crosstable_csv(r));
-  write_file_atomically(dir / "games.csv", games_csv(r));
-  write_file_atomically(dir / "results.json", report_json(r).dump(2) + "\n");
+void write_reports(const std::filesystem::path& dir, const EventReport& r, bool durable) {
+  write_file_atomically(dir / "standings.md", report_markdown(r), durable);
+  write_file_atomically(dir / "standings.csv", standings_csv(r), durable);
+  write_file_atomically(dir / "crosstable.csv", crosstable_csv(r), durable);
+  write_file_atomically(dir / "games.csv", games_csv(r), durable);
+  write_file_atomically(dir / "results.json", report_json(r).dump(2) + "\n", durable);
 }
 
 }  // namespace arena::tournament

@@ -35,6 +35,8 @@ std::string games_csv(const EventReport& r);
 nlohmann::json report_json(const EventReport& r);
 
 // Writes standings.md, standings.csv, crosstable.csv, games.csv and results.json into dir.
-void write_reports(const std::filesystem::path& dir, const EventReport& r);
+// Standings of an event in progress need not be durable (`durable` false skips the fsyncs): the
+// journal is, and they are rebuilt from it.
+void write_reports(const std::filesystem::path& dir, const EventReport& r, bool durable = true);
 
 }  // namespace arena::tournament
