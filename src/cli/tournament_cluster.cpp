@@ -85,11 +85,13 @@ void add_status(CLI::App& tournament, int& exit_code) {
       "status",
       "How far an event is: games played of the total, shard by shard, and which shards "
       "stopped or look dead");
+  cmd->footer(
+      "A shard is: not started, playing (host, pid, Slurm job, last sign of life), finished,\n"
+      "stopped (by a signal or an error) or looks dead. See docs/cluster.md.");
   struct Options {
     std::string dir;
     int shards = 0;
     int stale_s = 120;
-    bool json = false;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("dir", o->dir, "The event folder")->required();

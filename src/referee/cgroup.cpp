@@ -233,9 +233,10 @@ Parents make_parents() {
     p.support.version = CgroupVersion::V2;
     fs::path base = layout.v2.own;
     // A cgroup with processes in it cannot enable controllers for its children (v2's "no
-    // internal processes" rule): arena first moves itself into a leaf of its own.
+    // internal processes" rule; only the machine's root cgroup is exempt, not the root of a
+    // container's cgroup namespace): arena first moves itself into a leaf of its own.
     std::vector<std::string> on = enable_v2_controllers(base);
-    if (on.size() < 4 && base != layout.v2.mount) {
+    if (on.size() < 4) {
       const fs::path self = base / (name + "-self");
       std::error_code ec;
       fs::create_directory(self, ec);
