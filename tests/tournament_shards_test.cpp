@@ -102,6 +102,16 @@ void run_ok(const std::vector<std::string>& argv, std::string* out = nullptr) {
                      << p.out() << p.err();
 }
 
+// Waits (bounded) until a shard's sign of life says it is playing: its process has started its
+// games (slow to start under a sanitizer).
+bool wait_until_playing(const fs::path& alive) {
+  for (int i = 0; i < 6000; ++i) {
+    if (read_text(alive).find("\"state\":\"playing\"") != std::string::npos) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
+
 class ShardedEvent : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -171,8 +181,7 @@ TEST_F(ShardedEvent, StoppedAndKilledShardsAreShownAndPlayOnlyTheirMissingGames)
   // Shard 2: stopped by SIGTERM (Slurm's scancel) in its first game.
   {
     Process p(play_shard(dir, "2/2"));
-    const auto alive = tournament::shard_alive_path(dir, {2, 2});
-    for (int i = 0; i < 2000 && !fs::exists(alive); ++i) std::this_thread::sleep_for(5ms);
+    ASSERT_TRUE(wait_until_playing(tournament::shard_alive_path(dir, {2, 2})));
     std::this_thread::sleep_for(100ms);
     p.kill(SIGTERM);
     EXPECT_EQ(p.wait(30s), 128 + SIGTERM);
@@ -188,7 +197,8 @@ TEST_F(ShardedEvent, StoppedAndKilledShardsAreShownAndPlayOnlyTheirMissingGames)
   // Killed with -9 in a game: it cannot say so, but its process is gone from this host.
   {
     Process p(play_shard(dir, "2/2"));
-    std::this_thread::sleep_for(300ms);
+    ASSERT_TRUE(wait_until_playing(tournament::shard_alive_path(dir, {2, 2})));
+    std::this_thread::sleep_for(100ms);
     p.kill(SIGKILL);
     EXPECT_EQ(p.wait(30s), 128 + SIGKILL);
   }
@@ -219,8 +229,7 @@ TEST_F(ShardedEvent, OneShardCannotBePlayedTwiceAtOnce) {
   const auto dir = tmp_->path() / "twice";
   run_ok(event_args("plan", dir));
   Process first(play_shard(dir, "1/1"));
-  const auto alive = tournament::shard_alive_path(dir, {1, 1});
-  for (int i = 0; i < 2000 && !fs::exists(alive); ++i) std::this_thread::sleep_for(5ms);
+  ASSERT_TRUE(wait_until_playing(tournament::shard_alive_path(dir, {1, 1})));
   Process second(play_shard(dir, "1/1"));
   EXPECT_EQ(second.wait(30s), 1);
   EXPECT_NE(second.err().find("shard 1/1 is being played by another process"), std::string::npos)
