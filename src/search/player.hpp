@@ -15,6 +15,8 @@ struct PlayerSpec {
   int move_time_ms = 1000;  // the time limit the player must answer within (engine only)
   int depth = 0;            // engine: fixed depth instead of time (0 = use the time)
   std::uint64_t seed = 1;   // random and greedy tie-breaks
+  std::uint64_t nodes = 0;  // engine: stop each move's search after this many nodes (0: no limit;
+                            // with depth 0 it replaces the time: deterministic, machine-free)
 };
 
 // The evaluation of a chosen move, from the mover's side (engine units), and the search depth
