@@ -35,7 +35,7 @@ std::uint64_t agent_seed(std::uint64_t seed, int pair, int game, int agent) {
 std::string signed_number(double x, int decimals) {
   if (std::isinf(x)) return x > 0 ? "+inf" : "-inf";
   if (std::isnan(x)) return "nan";
-  return fmt::format("{:+.{}f}", x, decimals);
+  return fmt::format("{:+.{}f}", x + 0.0, decimals);  // no "-0.0"
 }
 
 }  // namespace
