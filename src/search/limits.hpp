@@ -7,7 +7,7 @@
 namespace arena {
 
 struct SearchLimits {
-  std::optional<int> max_depth;                 // plies
+  std::optional<int> max_depth;                   // plies
   std::optional<std::chrono::milliseconds> time;  // hard budget for this move
   std::optional<std::uint64_t> max_nodes;
 };
@@ -20,11 +20,9 @@ class Deadline {
   std::chrono::milliseconds elapsed() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);
   }
+  Clock::duration since_start() const { return Clock::now() - start_; }
+  std::optional<std::chrono::milliseconds> budget() const { return budget_; }
   bool expired() const { return budget_ && Clock::now() - start_ >= *budget_; }
-  // Whether starting another iteration is worth it: each one costs several times the last.
-  bool past_fraction(double f) const {
-    return budget_ && (Clock::now() - start_) >= std::chrono::duration<double, std::milli>(budget_->count() * f);
-  }
 
  private:
   Clock::time_point start_;
