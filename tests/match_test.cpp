@@ -19,6 +19,7 @@
 #include "match/engine_protocol.hpp"
 #include "match/stats.hpp"
 #include "referee/child_process.hpp"
+#include "search/limits.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -281,8 +282,7 @@ TEST(MatchOrder, IsAPermutationFixedByTheSeed) {
   EXPECT_EQ(opening_order(3, 3, false), (std::vector<int>{0, 1, 2}));
 }
 
-// --- games
-// ----------------------------------------------------------------------------------------
+// --- games -------------------------------------------------------------------------------------
 
 // Remembers what it was asked; answers a fixed move text or the first legal move.
 class ScriptedAgent final : public MatchAgent {
@@ -550,6 +550,22 @@ TEST(MatchCli, PlaysAShortMatchFromABookFile) {
   const std::string refused =
       run_arena({"match", "fission", "command ./alice", "random", "--depth", "1"}, 2);
   EXPECT_NE(refused.find("course protocol"), std::string::npos) << refused;
+}
+
+// --- the time manager -------------------------------------------------------------------------
+
+TEST(TimeManager, StartsAnIterationWhenHalfOfItFits) {
+  // Budget 930 ms. Iterations of 50 then 200 ms (growth 4): the next is predicted at 800 ms.
+  EXPECT_TRUE(start_next_iteration(250, 930, 200, 50));  // 250 + 400 <= 930
+  EXPECT_TRUE(start_next_iteration(530, 930, 200, 50));  // 530 + 400 == 930
+  EXPECT_FALSE(start_next_iteration(531, 930, 200, 50));
+  // The growth is clamped to 2..8.
+  EXPECT_TRUE(start_next_iteration(700, 930, 200, 190));  // growth 2: 700 + 200
+  EXPECT_TRUE(start_next_iteration(100, 930, 200, 1));    // growth 8: 100 + 800
+  EXPECT_FALSE(start_next_iteration(200, 930, 200, 1));   // growth 8: 200 + 800
+  // Unknown growth (the first iteration took no measurable time): 4.
+  EXPECT_TRUE(start_next_iteration(1, 930, 0.01, 0));
+  EXPECT_FALSE(start_next_iteration(700, 930, 200, 0));
 }
 
 // --- the bench signature ------------------------------------------------------------------------

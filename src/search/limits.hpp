@@ -1,5 +1,6 @@
 #pragma once
 // What a search may spend, and a clock to check it against.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -28,5 +29,17 @@ class Deadline {
   Clock::time_point start_;
   std::optional<std::chrono::milliseconds> budget_;
 };
+
+// The time manager, between iterations (all in ms). The next iteration is predicted to cost the
+// last one's time times the growth from the one before (clamped to 2..8; 4 while unknown). It
+// starts when at least half of it fits in what is left of the budget: then it should finish, or
+// at least search the previous best move (first, and the largest share of the work) and some
+// others; an unfinished iteration still counts (a move replaces the previous best only when fully
+// searched), and the hard limit (the deadline, checked every 256 nodes) ends it in time. The move
+// time cannot be saved for later moves, so stopping sooner would only waste it.
+inline bool start_next_iteration(double spent, double budget, double last, double previous) {
+  const double growth = previous > 0.05 ? std::clamp(last / previous, 2.0, 8.0) : 4.0;
+  return spent + 0.5 * last * growth <= budget;
+}
 
 }  // namespace arena

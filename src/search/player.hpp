@@ -39,11 +39,11 @@ class Player {
   virtual std::optional<SearchSummary> last_search() const { return std::nullopt; }
 };
 
-// The engine's hard limit for a move time: a safety margin (20 ms + 5 %) keeps it inside the
+// The engine's hard limit for a move time: a safety margin (50 ms + 5 %) keeps it inside the
 // referee's clock. The search's time manager (search.hpp) spends most of it; the deadline is
 // checked every 256 nodes, so a search ends within a millisecond of it.
 constexpr int engine_budget_ms(int move_time_ms) {
-  const int margin = 20 + move_time_ms / 20;
+  const int margin = 50 + move_time_ms / 20;
   return move_time_ms > margin + 10 ? move_time_ms - margin : (move_time_ms * 2) / 3;
 }
 

@@ -84,7 +84,12 @@ class Searcher {
       if (std::abs(score) >= kWinScore - kMaxPly) break;  // a forced result: deeper adds nothing
       previous_iteration = last_iteration;
       last_iteration = deadline.since_start() - iteration_start;
-      if (!start_next_iteration(deadline, last_iteration, previous_iteration)) break;
+      if (const auto budget = deadline.budget()) {
+        using Ms = std::chrono::duration<double, std::milli>;
+        if (!start_next_iteration(Ms(deadline.since_start()).count(), Ms(*budget).count(),
+                                  Ms(last_iteration).count(), Ms(previous_iteration).count()))
+          break;
+      }
     }
     out.nodes = nodes_;
     out.elapsed = deadline.elapsed();
@@ -111,25 +116,6 @@ class Searcher {
     const bool mover_wins =
         (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
     return mover_wins ? kWinScore - ply : -(kWinScore - ply);
-  }
-
-  // The time manager, between iterations. The next iteration is predicted to cost the last one's
-  // time times the growth from the one before (clamped to 2..8; 4 while unknown). It starts when
-  // at least half of it fits in what is left of the budget: then it should finish, or at least
-  // search the previous best move (first, and the largest share of the work) and some others; an
-  // unfinished iteration still counts (a move replaces the previous best only when fully
-  // searched), and the hard limit (the deadline, checked every 256 nodes) ends it in time. The
-  // move time cannot be saved for later moves, so less than that would only waste it.
-  static bool start_next_iteration(const Deadline& deadline, Deadline::Clock::duration last,
-                                   Deadline::Clock::duration previous) {
-    const auto budget = deadline.budget();
-    if (!budget) return true;
-    using Ms = std::chrono::duration<double, std::milli>;
-    const double spent = Ms(deadline.since_start()).count();
-    const double total = Ms(*budget).count();
-    const double last_ms = Ms(last).count(), previous_ms = Ms(previous).count();
-    const double growth = previous_ms > 0.05 ? std::clamp(last_ms / previous_ms, 2.0, 8.0) : 4.0;
-    return spent + 0.5 * last_ms * growth <= total;
   }
 
   bool should_stop() {
