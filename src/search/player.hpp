@@ -15,6 +15,8 @@ struct PlayerSpec {
   int move_time_ms = 1000;  // the time limit the player must answer within (engine only)
   int depth = 0;            // engine: fixed depth instead of time (0 = use the time)
   std::uint64_t seed = 1;   // random and greedy tie-breaks
+  std::uint64_t nodes = 0;  // engine: stop each move's search after this many nodes (0: no limit;
+                            // with depth 0 it replaces the time: deterministic, machine-free)
 };
 
 // The evaluation of a chosen move, from the mover's side (engine units), and the search depth
@@ -37,9 +39,11 @@ class Player {
   virtual std::optional<SearchSummary> last_search() const { return std::nullopt; }
 };
 
-// The engine's thinking time for a limit: a safety margin keeps it inside the referee's clock.
+// The engine's hard limit for a move time: a safety margin (50 ms + 5 %) keeps it inside the
+// referee's clock. The search's time manager (search.hpp) spends most of it; the deadline is
+// checked every 256 nodes, so a search ends within a millisecond of it.
 constexpr int engine_budget_ms(int move_time_ms) {
-  const int margin = 60 + move_time_ms / 5;
+  const int margin = 50 + move_time_ms / 20;
   return move_time_ms > margin + 10 ? move_time_ms - margin : (move_time_ms * 2) / 3;
 }
 

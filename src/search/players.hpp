@@ -69,14 +69,16 @@ class EnginePlayer final : public Player {
  public:
   explicit EnginePlayer(const PlayerSpec& spec) : spec_(spec) {}
   std::string name() const override {
-    return spec_.depth > 0 ? fmt::format("engine(depth {})", spec_.depth) : "engine";
+    if (spec_.depth > 0) return fmt::format("engine(depth {})", spec_.depth);
+    if (spec_.nodes > 0) return fmt::format("engine(nodes {})", spec_.nodes);
+    return "engine";
   }
   std::string choose(const AnyState& state) override {
     const S& s = typed_state<S>(state);
     SearchLimits limits;
-    if (spec_.depth > 0)
-      limits.max_depth = spec_.depth;
-    else
+    if (spec_.depth > 0) limits.max_depth = spec_.depth;
+    if (spec_.nodes > 0) limits.max_nodes = spec_.nodes;
+    if (spec_.depth == 0 && spec_.nodes == 0)
       limits.time = std::chrono::milliseconds(engine_budget_ms(spec_.move_time_ms));
     const auto out = searcher_.search(s, limits);
     info_ = fmt::format("depth {} score {} nodes {} time {} ms", out.depth, out.score, out.nodes,
@@ -97,9 +99,12 @@ class EnginePlayer final : public Player {
 template <SearchableGame S>
 std::unique_ptr<Player> make_builtin_player(const PlayerSpec& spec) {
   switch (spec.kind) {
-    case PlayerKind::Random: return std::make_unique<RandomPlayer<S>>(spec.seed);
-    case PlayerKind::Greedy: return std::make_unique<GreedyPlayer<S>>(spec.seed);
-    case PlayerKind::Engine: break;
+    case PlayerKind::Random:
+      return std::make_unique<RandomPlayer<S>>(spec.seed);
+    case PlayerKind::Greedy:
+      return std::make_unique<GreedyPlayer<S>>(spec.seed);
+    case PlayerKind::Engine:
+      break;
   }
   return std::make_unique<EnginePlayer<S>>(spec);
 }

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 
@@ -67,8 +67,11 @@ class Searcher {
     out.has_move = true;
     out.best = moves[0];
 
-    const int max_depth = limits.max_depth.value_or(limits.time || limits.max_nodes ? kMaxPly - 1 : 6);
+    const int max_depth =
+        limits.max_depth.value_or(limits.time || limits.max_nodes ? kMaxPly - 1 : 6);
+    Deadline::Clock::duration last_iteration{0}, previous_iteration{0};
     for (int depth = 1; depth <= std::min(max_depth, kMaxPly - 1); ++depth) {
+      const auto iteration_start = deadline.since_start();
       Move best = out.best;
       const int score = search_root(root, moves, depth, best);
       if (root_move_done_) {  // at least the first (previous best) move was searched fully
@@ -79,7 +82,14 @@ class Searcher {
       out.depth = depth;
       if (on_iteration) on_iteration({depth, score, nodes_, deadline.elapsed()});
       if (std::abs(score) >= kWinScore - kMaxPly) break;  // a forced result: deeper adds nothing
-      if (deadline.past_fraction(0.4)) break;
+      previous_iteration = last_iteration;
+      last_iteration = deadline.since_start() - iteration_start;
+      if (const auto budget = deadline.budget()) {
+        using Ms = std::chrono::duration<double, std::milli>;
+        if (!start_next_iteration(Ms(deadline.since_start()).count(), Ms(*budget).count(),
+                                  Ms(last_iteration).count(), Ms(previous_iteration).count()))
+          break;
+      }
     }
     out.nodes = nodes_;
     out.elapsed = deadline.elapsed();
@@ -103,12 +113,13 @@ class Searcher {
   int terminal_score(const S& s, const Result& r, int ply) const {
     if (r.outcome == arena::Outcome::Draw)
       return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
-    const bool mover_wins = (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
+    const bool mover_wins =
+        (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
     return mover_wins ? kWinScore - ply : -(kWinScore - ply);
   }
 
   bool should_stop() {
-    if ((nodes_ & 1023) == 0 && deadline_->expired()) stopped_ = true;
+    if ((nodes_ & 255) == 0 && deadline_->expired()) stopped_ = true;
     if (nodes_ >= max_nodes_) stopped_ = true;
     return stopped_;
   }
@@ -230,7 +241,7 @@ class Searcher {
         break;
       }
     }
-    const Bound bound = best_score >= beta       ? Bound::Lower
+    const Bound bound = best_score >= beta      ? Bound::Lower
                         : best_score > alpha_in ? Bound::Exact
                                                 : Bound::Upper;
     tt_.store(s.hash(), depth, to_tt(best_score, ply), bound, best_key);

@@ -116,9 +116,13 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
     case PlayerKind::Engine:
       break;
   }
-  if (spec.depth > 0) {
-    limits.max_depth = spec.depth;
-    return std::make_unique<SearchTurns>(fmt::format("engine(depth {})", spec.depth), limits);
+  if (spec.depth > 0 || spec.nodes > 0) {
+    if (spec.depth > 0) limits.max_depth = spec.depth;
+    if (spec.nodes > 0) limits.max_nodes = spec.nodes;
+    return std::make_unique<SearchTurns>(spec.depth > 0
+                                             ? fmt::format("engine(depth {})", spec.depth)
+                                             : fmt::format("engine(nodes {})", spec.nodes),
+                                         limits);
   }
   limits.time = std::chrono::milliseconds(engine_budget_ms(spec.move_time_ms));
   return std::make_unique<SearchTurns>("engine", limits);

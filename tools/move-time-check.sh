@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The time manager measured at the referee: arena's engine against itself through the game's
+# course protocol (arena tournament: the course server, or the Paper Soccer referee, measures
+# every move), until at least MOVES moves are recorded; prints the longest move against the limit.
+#
+#   tools/move-time-check.sh GAME MOVE_TIME_MS [MOVES]      e.g. tools/move-time-check.sh soccer 1000 1000
+#
+# ARENA=path/to/arena (default build/release/arena). Uses one game at a time (as many as the
+# agents' sandbox gives cores). Costs about MOVES x MOVE_TIME_MS of CPU.
+set -euo pipefail
+game=${1:?usage: $0 GAME MOVE_TIME_MS [MOVES]}
+move_time=${2:?usage: $0 GAME MOVE_TIME_MS [MOVES]}
+want=${3:-1000}
+arena=${ARENA:-build/release/arena}
+work=$(mktemp -d /tmp/arena-move-time-XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+
+count_moves() {
+  python3 - "$work" <<'PY'
+import glob, json, sys
+n = 0
+for f in glob.glob(sys.argv[1] + "/*/games/*.json"):
+    n += len(json.load(open(f)).get("moves", []))
+print(n)
+PY
+}
+
+round=0
+while [ "$(count_moves)" -lt "$want" ]; do
+  round=$((round + 1))
+  "$arena" tournament "$game" -a 'e1: engine' -a 'e2: engine' --move-time "$move_time" \
+    --warmup 0 --seed "$round" -q --out "$work/t$round" > "$work/t$round.out" 2>&1 ||
+    { cat "$work/t$round.out"; exit 1; }
+done
+
+python3 - "$work" "$move_time" "$game" <<'PY'
+import glob, json, sys
+work, limit, game = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+moves, first, ends, settings = [], [], {}, {}
+for f in sorted(glob.glob(work + "/*/games/*.json")):
+    r = json.load(open(f))
+    settings = r.get("settings", {})
+    why = r.get("result", {}).get("reason", "?")
+    ends[why] = ends.get(why, 0) + 1
+    if why in ("timeout", "time-limit", "crash", "illegal-move") or "time" in why:
+        print(f"  {f.split('/')[-1]}: {why}: {r['result'].get('detail')}")
+    for i, m in enumerate(r.get("moves", [])):
+        (first if i < 2 else moves).append((m["time_ms"], m.get("cpu_ms")))
+allm = moves + first
+def pct(v, p): return v[min(len(v) - 1, int(p * len(v)))]
+def line(label, v, lim):
+    v = sorted(v)
+    return (f"  {label}: mean {sum(v)/len(v):.0f} ms, median {pct(v,.5)}, p99 {pct(v,.99)}, "
+            f"longest {v[-1]} ms = {100*v[-1]/lim:.0f}% of {lim} ms, margin {lim - v[-1]} ms")
+print(f"{game}: {len(allm)} moves at {limit} ms a move; game ends: {ends}")
+print(line("wall per move, as the referee measured it", [x[0] for x in allm], limit))
+if moves:
+    print(line("  the same without each side's first move (process start-up)", [x[0] for x in moves], limit))
+cpu = [x[1] for x in allm if x[1] is not None]
+if cpu:
+    print(line("CPU per move", cpu, limit))
+# What the referee enforces: the course servers the wall time per move; the Paper Soccer referee
+# user CPU per turn (cpu_per_turn_ms) and a wall-clock cap (wall_per_turn_ms).
+timed_out = sum(n for why, n in ends.items() if "time" in why)
+if "cpu_per_turn_ms" in settings:
+    over = sum(1 for x in allm if x[1] is not None and x[1] > settings["cpu_per_turn_ms"])
+    over += sum(1 for x in allm if x[0] > settings.get("wall_per_turn_ms", 1 << 60))
+    print(f"  referee limits: CPU {settings['cpu_per_turn_ms']} ms, wall "
+          f"{settings.get('wall_per_turn_ms')} ms per turn; turns over them: {over + timed_out}")
+else:
+    over = sum(1 for x in allm if x[0] > limit)
+    print(f"  referee limit: {limit} ms wall per move; moves over it: {over + timed_out}")
+if timed_out:
+    print(f"  ({timed_out} games ended by a move over the limit: such a move is not in the record)")
+over += timed_out
+sys.exit(1 if over else 0)
+PY
