@@ -3,7 +3,7 @@
 # course protocol (arena tournament: the course server, or the Paper Soccer referee, measures
 # every move), until at least MOVES moves are recorded; prints the longest move against the limit.
 #
-#   tools/move-time-check.sh GAME MOVE_TIME_MS [MOVES]      e.g. tools/move-time-check.sh soccer 1000 1000
+#   scripts/move-time-check.sh GAME MOVE_TIME_MS [MOVES]      e.g. scripts/move-time-check.sh soccer 1000 1000
 #
 # ARENA=path/to/arena (default build/release/arena). Uses one game at a time (as many as the
 # agents' sandbox gives cores). Costs about MOVES x MOVE_TIME_MS of CPU.
