@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -253,9 +254,14 @@ void ChildProcess::spawn_jailed(const std::string& command, const std::vector<st
     if (fd >= 0) fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
   {
     std::lock_guard lock(spawn_mutex());
+    const pid_t parent = ::getpid();
     pid_ = ::fork();
     if (pid_ == 0) {
       ::setpgid(0, 0);
+      // Dies with arena from the first instruction (bubblewrap's --die-with-parent comes only
+      // once bwrap runs: an arena killed in between would leave the agent behind).
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(127);
       for (int fd : joins)
         if (::write(fd, "0", 1) != 1) fail_in_child("cannot join the agent's cgroup");
       if (pin) ::sched_setaffinity(0, sizeof cores, &cores);
