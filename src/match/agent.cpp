@@ -21,18 +21,6 @@ bool is_name_char(char c) {
          c == '-' || c == '.' || c == '+';
 }
 
-std::vector<std::string_view> words(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
-}
-
 template <class T>
 bool parse_number(std::string_view text, T lo, T hi, T& out) {
   T v{};
