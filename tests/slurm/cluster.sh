@@ -491,3 +491,36 @@ slurm_wait_job() {
         sleep 0.25
     done
 }
+
+# For test scripts: a work folder WORK with the cluster in WORK/cluster (globals `work` and
+# `cluster`), stopped and removed at exit whatever happens. On failure, once the cluster has
+# started (the caller sets started=1), the queue and the daemons' logs are printed, and then
+# whatever the caller's `slurm_test_on_failure` function prints, if it defines one.
+slurm_test_setup() {
+    work=$1
+    cluster=$work/cluster
+    mkdir "$cluster"
+    started=0
+    trap _slurm_test_cleanup EXIT
+    # Ctrl-C and kill also go through the cleanup, with a failure status.
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
+_slurm_test_cleanup() {
+    local rc=$?
+    trap - EXIT
+    if ((rc != 0 && started)); then
+        timeout 10 squeue --all --array --states=all >&2 2>/dev/null || true
+        slurm_cluster_logs "$cluster"
+        if declare -F slurm_test_on_failure >/dev/null; then slurm_test_on_failure; fi
+    fi
+    slurm_cluster_stop "$cluster" || rc=1
+    rm -rf "$work"
+    exit "$rc"
+}
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}

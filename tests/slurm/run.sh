@@ -21,31 +21,14 @@ slurm_cluster_usable || exit 77
 # Short: slurmstepd makes Unix sockets under the cluster folder.
 work=$(mktemp -d /tmp/arena-slurm.XXXXXX)
 chmod 755 "$work"  # the agents run as nobody in the sandbox and must reach their files
-cluster=$work/cluster
-mkdir "$cluster"
-started=0
-cleanup() {
-    local rc=$?
-    trap - EXIT
-    if ((rc != 0 && started)); then
-        timeout 10 squeue --all --array --states=all >&2 2>/dev/null || true
-        slurm_cluster_logs "$cluster"
-        for f in "$work"/*/cluster/logs/*.out; do
-            [ -f "$f" ] && { echo "== $f" >&2; tail -n 20 "$f" >&2; }
-        done
-    fi
-    slurm_cluster_stop "$cluster" || rc=1
-    rm -rf "$work"
-    exit "$rc"
+# The tasks' output, when the test fails.
+slurm_test_on_failure() {
+    local f
+    for f in "$work"/*/cluster/logs/*.out; do
+        [ -f "$f" ] && { echo "== $f" >&2; tail -n 20 "$f" >&2; }
+    done
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+slurm_test_setup "$work"
 
 # A deterministic field: seeded random and greedy players and fixed-depth engines.
 event_options=(fission -a "r1: random" -a greedy -a "deep: engine depth=2" -a "d1: engine depth=1"

@@ -16,31 +16,8 @@ source "$here/cluster.sh"
 slurm_cluster_usable || exit 77
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/arena-slurm-smoke.XXXXXX")
-cluster=$work/cluster
-mkdir "$cluster"
-
 # slurm_cluster_start prints the logs itself when it fails.
-started=0
-cleanup() {
-    local rc=$?
-    trap - EXIT
-    if ((rc != 0 && started)); then
-        timeout 10 squeue --all --array --states=all >&2 2>/dev/null || true
-        slurm_cluster_logs "$cluster"
-    fi
-    slurm_cluster_stop "$cluster" || rc=1
-    rm -rf "$work"
-    exit "$rc"
-}
-trap cleanup EXIT
-# Make Ctrl-C and kill also go through cleanup with a failure status.
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+slurm_test_setup "$work"
 
 # Seconds since the start of the test, with millisecond precision.
 t0=${EPOCHREALTIME/[.,]/}
