@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "core/game.hpp"
+#include "search/hooks.hpp"
 #include "search/limits.hpp"
 #include "search/transposition_table.hpp"
 
@@ -19,6 +20,10 @@ inline constexpr int kWinScore = 1'000'000;
 inline constexpr int kInfinity = kWinScore + 1;
 inline constexpr int kMaxPly = 128;
 inline constexpr int kDrawContempt = 50;
+// Scores beyond this are won or lost games (kWinScore less the plies to the end): a search's own
+// plies plus an endgame database's distance, which is capped to stay above it.
+inline constexpr int kWinBound = kWinScore - 1000;
+inline constexpr int kMaxDatabasePlies = kWinScore - kWinBound - kMaxPly;
 
 struct IterationInfo {
   int depth = 0;
@@ -81,7 +86,7 @@ class Searcher {
       out.score = score;
       out.depth = depth;
       if (on_iteration) on_iteration({depth, score, nodes_, deadline.elapsed()});
-      if (std::abs(score) >= kWinScore - kMaxPly) break;  // a forced result: deeper adds nothing
+      if (std::abs(score) >= kWinBound) break;  // a forced result: deeper adds nothing
       previous_iteration = last_iteration;
       last_iteration = deadline.since_start() - iteration_start;
       if (const auto budget = deadline.budget()) {
@@ -116,6 +121,37 @@ class Searcher {
     const bool mover_wins =
         (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
     return mover_wins ? kWinScore - ply : -(kWinScore - ply);
+  }
+
+  int database_score(const S& s, const EndgameValue& v, int ply) const {
+    if (v.kind == EndgameValue::Kind::Draw)
+      return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
+    const int to_end = ply + std::min(v.plies, kMaxDatabasePlies);
+    return v.kind == EndgameValue::Kind::Win ? kWinScore - to_end : -(kWinScore - to_end);
+  }
+
+  // Past the nominal depth, only the noisy moves are searched, and the side to move may stand
+  // on the evaluation instead ("stand pat"), so a pending capture is never left unseen.
+  int quiescence(const S& s, int alpha, int beta, int ply) {
+    ++nodes_;
+    if (should_stop()) return 0;
+    const Result r = s.result();
+    if (r.over()) return terminal_score(s, r, ply);
+    int best = evaluate(s);
+    if (best >= beta || ply >= kMaxPly - 1) return best;
+    if (best > alpha) alpha = best;
+    MoveList<Move, S::kMaxMoves> moves;
+    s.noisy_moves(moves);
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      S child = s;
+      child.apply(moves[i]);
+      const int score = -quiescence(child, -beta, -alpha, ply + 1);
+      if (stopped_) return 0;
+      if (score > best) best = score;
+      if (score > alpha) alpha = score;
+      if (alpha >= beta) break;
+    }
+    return best;
   }
 
   bool should_stop() {
@@ -194,7 +230,15 @@ class Searcher {
     if (should_stop()) return 0;
     const Result r = s.result();
     if (r.over()) return terminal_score(s, r, ply);
-    if (depth <= 0 || ply >= kMaxPly - 1) return evaluate(s);
+    if constexpr (HasEndgameTables<S>) {
+      if (ply > 0) {
+        if (const auto known = probe_endgame(s)) return database_score(s, *known, ply);
+      }
+    }
+    if (depth <= 0 || ply >= kMaxPly - 1) {
+      if constexpr (HasNoisyMoves<S>) return quiescence(s, alpha, beta, ply);
+      return evaluate(s);
+    }
 
     const int alpha_in = alpha;
     std::uint32_t tt_move = std::numeric_limits<std::uint32_t>::max();
@@ -250,13 +294,13 @@ class Searcher {
 
   // Win scores are stored relative to the node, so they stay right when reached by another path.
   static int to_tt(int score, int ply) {
-    if (score >= kWinScore - kMaxPly) return score + ply;
-    if (score <= -(kWinScore - kMaxPly)) return score - ply;
+    if (score >= kWinBound) return score + ply;
+    if (score <= -kWinBound) return score - ply;
     return score;
   }
   static int from_tt(int score, int ply) {
-    if (score >= kWinScore - kMaxPly) return score - ply;
-    if (score <= -(kWinScore - kMaxPly)) return score + ply;
+    if (score >= kWinBound) return score - ply;
+    if (score <= -kWinBound) return score + ply;
     return score;
   }
 };

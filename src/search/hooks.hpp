@@ -1,0 +1,36 @@
+#pragma once
+// What a game may add to the shared search, each optional and found by argument-dependent lookup
+// or as a member. A hook must be declared in the header that declares the game's evaluate(), so
+// that every use of Searcher<S> sees the same set (otherwise two translation units would
+// instantiate two different searches).
+#include <concepts>
+#include <optional>
+
+#include "core/move_list.hpp"
+
+namespace arena {
+
+// The exact value of a position from a database, from the side to move's view: a win or a loss
+// in `plies` (0 when the game is already over), or a draw.
+struct EndgameValue {
+  enum class Kind { Win, Draw, Loss };
+  Kind kind = Kind::Draw;
+  int plies = 0;
+};
+
+// `std::optional<EndgameValue> probe_endgame(const S&)`: nullopt when the position is not in
+// the databases (or they are not loaded).
+template <class S>
+concept HasEndgameTables = requires(const S& s) {
+  { probe_endgame(s) } -> std::same_as<std::optional<EndgameValue>>;
+};
+
+// `s.noisy_moves(list)`: the moves that change the evaluation sharply (captures, explosions).
+// With it, the search ends in a quiescence search over them instead of evaluating a position
+// where a capture is pending. The side to move must alternate in those moves.
+template <class S>
+concept HasNoisyMoves = requires(const S& s, MoveList<typename S::Move, S::kMaxMoves>& list) {
+  s.noisy_moves(list);
+};
+
+}  // namespace arena
