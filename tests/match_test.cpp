@@ -197,6 +197,12 @@ TEST(MatchAgents, ParsesSpecs) {
   ASSERT_TRUE(e.value->limit);
   EXPECT_EQ(e.value->limit->kind, MoveLimit::Nodes);
   EXPECT_EQ(e.value->limit->value, 5000u);
+  auto graded = parse_agent("engine level=2 threads=2 nodes=100");
+  ASSERT_TRUE(graded) << graded.error;
+  EXPECT_EQ(graded.value->level, 2);
+  EXPECT_EQ(graded.value->threads, 2);
+  EXPECT_EQ(graded.value->name, "engine-n100-l2-t2");
+  EXPECT_EQ(parse_agent("engine level=9").error, "'level=9': level must be 1 to 5");
   auto old = parse_agent("arena=/opt/old/arena engine depth=3");
   ASSERT_TRUE(old) << old.error;
   EXPECT_EQ(old.value->arena_binary, "/opt/old/arena");

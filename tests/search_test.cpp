@@ -62,6 +62,74 @@ TEST(Search, NodeLimitStopsTheSearch) {
   EXPECT_TRUE(s.is_legal(out.best));
 }
 
+TEST(Search, ThreadsFindTheSameForcedWin) {
+  const auto s = fission::State::from_stones(cells({"A4", "H8"}), cells({"D4", "D5"}));
+  Searcher<fission::State> searcher(16, SearchOptions{.threads = 3});
+  SearchLimits limits;
+  limits.max_depth = 4;
+  const auto out = searcher.search(s, limits);
+  ASSERT_TRUE(out.has_move);
+  EXPECT_EQ(s.move_text(out.best), "A4,S");
+  EXPECT_EQ(out.score, kWinScore - 1);
+}
+
+TEST(Search, ThreadsShareTheNodeCountAndPlayLegalMoves) {
+  auto s = fission::State::start();
+  Searcher<fission::State> one(16), two(16, SearchOptions{.threads = 2});
+  SearchLimits limits;
+  limits.max_depth = 5;
+  const auto single = one.search(s, limits);
+  for (int ply = 0; ply < 6 && !s.result().over(); ++ply) {
+    const auto out = two.search(s, limits);
+    ASSERT_TRUE(out.has_move);
+    ASSERT_TRUE(s.is_legal(out.best));
+    EXPECT_EQ(out.depth, 5);
+    if (ply == 0) {
+      EXPECT_GT(out.nodes, single.nodes / 2);  // the helper's nodes are counted
+    }
+    s.apply(out.best);
+  }
+}
+
+// Aspiration windows and reductions change the tree, not the value of a forced win.
+TEST(Search, RefinementsKeepTheForcedWin) {
+  const auto s = fission::State::from_stones(cells({"A4", "H8"}), cells({"D4", "D5"}));
+  Searcher<fission::State> searcher(16, SearchOptions{.aspiration = true, .reductions = true});
+  SearchLimits limits;
+  limits.max_depth = 6;
+  const auto out = searcher.search(s, limits);
+  EXPECT_EQ(s.move_text(out.best), "A4,S");
+  EXPECT_EQ(out.score, kWinScore - 1);
+}
+
+TEST(TranspositionTable, StoresAndReadsBackEveryField) {
+  TranspositionTable tt(1);
+  tt.store(0x1234'5678'9ABC'DEF0ULL, 17, -kWinScore + 5, Bound::Lower, 0x7ABC);
+  const auto e = tt.probe(0x1234'5678'9ABC'DEF0ULL);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->depth, 17);
+  EXPECT_EQ(e->score, -kWinScore + 5);
+  EXPECT_EQ(e->bound, Bound::Lower);
+  EXPECT_EQ(e->move_key, 0x7ABCu);
+  EXPECT_FALSE(tt.probe(0x1234'5678'9ABC'DEF1ULL));  // same slot, other key
+  tt.clear();
+  EXPECT_FALSE(tt.probe(0x1234'5678'9ABC'DEF0ULL));
+}
+
+TEST(EngineLevels, LowLevelsSearchLessAndTheTopIsTheFullEngine) {
+  EXPECT_EQ(engine_level(1).depth, 1);
+  EXPECT_GT(engine_level(1).random_percent, engine_level(2).random_percent);
+  EXPECT_LT(engine_level(3).nodes, engine_level(4).nodes);
+  EXPECT_EQ(engine_level(kEngineLevels).depth, 0);
+  EXPECT_EQ(engine_level(kEngineLevels).nodes, 0u);
+  EXPECT_EQ(engine_level(kEngineLevels).random_percent, 0);
+  PlayerSpec spec;
+  spec.level = 2;
+  spec.threads = 2;
+  const auto player = find_game("fission")->make_player(spec);
+  EXPECT_EQ(player->name(), "engine(level 2 threads 2)");
+}
+
 int engine_wins(PlayerKind opponent, int depth, int games) {
   return testing::engine_wins("fission", opponent, depth, games, 100);
 }

@@ -13,6 +13,7 @@
 #include "tournament/participants.hpp"
 #include "tournament/ratings.hpp"
 #include "tournament/schedule.hpp"
+#include "tournament/served_match.hpp"
 #include "tournament/standings.hpp"
 
 namespace arena::tournament {
@@ -130,6 +131,21 @@ TEST(TournamentParticipants, ParsesEveryKind) {
   EXPECT_EQ(p.value->command, "java -cp a:b Main");
 }
 
+TEST(TournamentParticipants, EngineLevelAndThreadsReachTheAgentsCommandLine) {
+  const auto p = parse_participant("engine level=3 threads=2");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p.value->level, 3);
+  EXPECT_EQ(p.value->threads, 2);
+  std::vector<Participant> named{*p.value, *p.value};
+  finalize_participants(named);
+  EXPECT_EQ(named[0].name, "engine-l3-t2");
+  MatchRequest req;
+  req.move_time_ms = 700;
+  EXPECT_EQ(builtin_player_args(req, *p.value, 9),
+            (std::vector<std::string>{"--player", "engine", "--seed", "9", "--move-time", "700",
+                                      "--level", "3", "--threads", "2"}));
+}
+
 TEST(TournamentParticipants, RejectsBadLinesWithTheReason) {
   EXPECT_EQ(parse_participant("x: wizard").error,
             "unknown agent kind 'wizard' (engine, greedy, random, soccer-ref or command)");
@@ -137,9 +153,11 @@ TEST(TournamentParticipants, RejectsBadLinesWithTheReason) {
   EXPECT_EQ(parse_participant("x: engine time=abc").error,
             "'time=abc': time must be milliseconds, 1 to 3600000");
   EXPECT_EQ(parse_participant("x: engine speed=3").error,
-            "engine option 'speed=3' is not time=MS or depth=N");
+            "engine option 'speed=3' is not time=MS, depth=N, threads=N or level=N");
   EXPECT_EQ(parse_participant("x: engine time=5 depth=3").error,
             "engine takes time=MS or depth=N, not both");
+  EXPECT_EQ(parse_participant("x: engine level=6").error, "'level=6': level must be 1 to 5");
+  EXPECT_EQ(parse_participant("x: engine threads=0").error, "'threads=0': threads must be 1 to 64");
   EXPECT_EQ(parse_participant("x: random 3").error, "'random' takes no arguments");
   EXPECT_EQ(parse_participant("x: soccer-ref 3").error, "'soccer-ref' takes one level: 0, 1 or 2");
   EXPECT_EQ(parse_participant("x: command").error, "'command' needs the program to run");

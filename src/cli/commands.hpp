@@ -52,6 +52,8 @@ struct BuiltInPlayerOptions {
   PlayerKind kind = PlayerKind::Engine;
   int depth = 0;
   std::uint64_t seed = 1;
+  int threads = 1;
+  int level = 0;
 };
 void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options);
 // The player those options and the move time describe.

@@ -56,6 +56,15 @@ void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options) {
       ->default_str("engine");
   cmd.add_option("--seed", options.seed, "Seed for the random and greedy players")
       ->capture_default_str();
+  cmd.add_option("--threads", options.threads,
+                 "Engine search threads (lazy SMP); give the agent as many cores")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  cmd.add_option("--level", options.level,
+                 fmt::format("Engine strength level, 1 (beginner) to {} (full strength); "
+                             "docs/levels.md",
+                             kEngineLevels))
+      ->check(CLI::Range(1, kEngineLevels));
 }
 
 std::unique_ptr<Player> make_built_in_player(const GameInfo& game,
@@ -66,6 +75,8 @@ std::unique_ptr<Player> make_built_in_player(const GameInfo& game,
   spec.seed = options.seed;
   spec.move_time_ms = move_time_ms;
   spec.depth = options.depth;
+  spec.threads = options.threads;
+  spec.level = options.level;
   return game.make_player(spec);
 }
 

@@ -44,6 +44,8 @@ void add_engine(CLI::App& app, int& exit_code) {
     e.depth = o->player.depth;
     e.nodes = o->nodes;
     e.move_time_ms = o->move_time_ms;
+    e.threads = o->player.threads;
+    e.level = o->player.level;
     exit_code = match::run_engine_protocol(game_named(o->game), e, std::cin, std::cout);
   });
 }

@@ -9,6 +9,7 @@
 #include "core/text.hpp"
 #include "referee/child_process.hpp"
 #include "referee/soccer_levels.hpp"
+#include "search/player.hpp"
 
 namespace arena::match {
 namespace {
@@ -40,6 +41,8 @@ std::string default_name(const AgentSpec& a) {
         if (a.limit->kind == MoveLimit::Depth) base += fmt::format("-d{}", a.limit->value);
         if (a.limit->kind == MoveLimit::Nodes) base += fmt::format("-n{}", a.limit->value);
       }
+      if (a.level > 0) base += fmt::format("-l{}", a.level);
+      if (a.threads > 1) base += fmt::format("-t{}", a.threads);
       break;
     case AgentSpec::Greedy:
       base = "greedy";
@@ -300,6 +303,16 @@ Parsed<AgentSpec> parse_agent(std::string_view text) {
       const auto eq = w[i].find('=');
       const std::string_view key = w[i].substr(0, eq);
       const std::string_view value = eq == std::string_view::npos ? "" : w[i].substr(eq + 1);
+      if (key == "threads") {
+        if (!parse_number(value, 1, 64, a.threads))
+          return P::fail(fmt::format("'{}': threads must be 1 to 64", w[i]));
+        continue;
+      }
+      if (key == "level") {
+        if (!parse_number(value, 1, kEngineLevels, a.level))
+          return P::fail(fmt::format("'{}': level must be 1 to {}", w[i], kEngineLevels));
+        continue;
+      }
       if (a.limit) return P::fail("engine takes one of time=MS, depth=N or nodes=N");
       MoveLimit l;
       if (key == "time") {
@@ -315,7 +328,8 @@ Parsed<AgentSpec> parse_agent(std::string_view text) {
         if (!parse_number<std::uint64_t>(value, 1, 1'000'000'000'000, l.value))
           return P::fail(fmt::format("'{}': nodes must be 1 to 10^12", w[i]));
       } else {
-        return P::fail(fmt::format("engine option '{}' is not time=MS, depth=N or nodes=N", w[i]));
+        return P::fail(fmt::format(
+            "engine option '{}' is not time=MS, depth=N, nodes=N, threads=N or level=N", w[i]));
       }
       a.limit = l;
     }
@@ -353,6 +367,10 @@ std::unique_ptr<MatchAgent> make_agent(const AgentSpec& spec, const AgentContext
                                       context.seed, limit_rule_key(context.rules.limit_rule));
     if (context.rules.moves_per_player)
       command += fmt::format(" --moves-per-player {}", *context.rules.moves_per_player);
+    // Only when asked: builds from before these options refuse them.
+    if (spec.threads > 1) command += fmt::format(" --threads {}", spec.threads);
+    if (spec.kind == AgentSpec::Engine && spec.level > 0)
+      command += fmt::format(" --level {}", spec.level);
     return std::make_unique<ProtocolAgent>(command, limit, deadline);
   }
   if (spec.kind == AgentSpec::SoccerRef) {
@@ -366,6 +384,8 @@ std::unique_ptr<MatchAgent> make_agent(const AgentSpec& spec, const AgentContext
   ps.move_time_ms = limit.kind == MoveLimit::Time ? static_cast<int>(limit.value) : 1000;
   if (limit.kind == MoveLimit::Depth) ps.depth = static_cast<int>(limit.value);
   if (limit.kind == MoveLimit::Nodes) ps.nodes = limit.value;
+  ps.threads = spec.threads;
+  ps.level = spec.level;
   return std::make_unique<BuiltinAgent>(game.make_player(ps), deadline);
 }
 

@@ -34,7 +34,8 @@ struct AgentSpec {
   std::string name;                // given with "NAME:" or made from the spec
   std::string spec;                // as given, without the name
   std::optional<MoveLimit> limit;  // engine time=/depth=/nodes=
-  int level = 0;                   // soccer-ref
+  int level = 0;                   // soccer-ref's level; the engine's level=
+  int threads = 1;                 // engine threads=
   std::string arena_binary;        // arena=PATH: that build's `arena engine`
   std::string command;             // protocol: the shell command
   bool external() const { return kind == Protocol || !arena_binary.empty(); }

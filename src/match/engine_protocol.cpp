@@ -35,7 +35,7 @@ std::pair<std::string_view, std::string_view> first_word(std::string_view s) {
 
 bool same_spec(const PlayerSpec& a, const PlayerSpec& b) {
   return a.kind == b.kind && a.move_time_ms == b.move_time_ms && a.depth == b.depth &&
-         a.nodes == b.nodes && a.seed == b.seed;
+         a.nodes == b.nodes && a.seed == b.seed && a.threads == b.threads && a.level == b.level;
 }
 
 }  // namespace
@@ -90,6 +90,8 @@ int run_engine_protocol(const GameInfo& game, const EngineProtocolOptions& optio
       spec.move_time_ms = options.move_time_ms;
       spec.depth = options.depth;
       spec.nodes = options.nodes;
+      spec.threads = options.threads;
+      spec.level = options.level;
       const auto [kw, value] = first_word(rest);
       if (!kw.empty()) {
         std::uint64_t v = 0;

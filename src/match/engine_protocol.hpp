@@ -29,6 +29,8 @@ struct EngineProtocolOptions {
   int depth = 0;
   std::uint64_t nodes = 0;
   int move_time_ms = 1000;
+  int threads = 1;  // engine: search threads
+  int level = 0;    // engine: strength level (0: full)
 };
 
 // Serves commands until "quit" or the end of input; gives the exit status (0).

@@ -17,7 +17,33 @@ struct PlayerSpec {
   std::uint64_t seed = 1;   // random and greedy tie-breaks
   std::uint64_t nodes = 0;  // engine: stop each move's search after this many nodes (0: no limit;
                             // with depth 0 it replaces the time: deterministic, machine-free)
+  int threads = 1;          // engine: search threads (lazy SMP); 1 is fair to one-core opponents
+  int level = 0;            // engine: 1..kEngineLevels from beginner up (0: full strength)
 };
+
+// The engine's strength levels: what each may search and how often it plays a random move
+// instead. Node budgets, not time, so a level is equally strong on any machine and at any move
+// time; the top level is the full engine. docs/levels.md gives each level's measured Elo.
+inline constexpr int kEngineLevels = 5;
+struct EngineLevel {
+  int depth = 0;            // 0: no depth cap
+  std::uint64_t nodes = 0;  // 0: no node cap
+  int random_percent = 0;   // chance of a uniformly random legal move
+};
+constexpr EngineLevel engine_level(int level) {
+  switch (level) {
+    case 1:
+      return {1, 0, 25};
+    case 2:
+      return {2, 0, 10};
+    case 3:
+      return {0, 2'000, 0};
+    case 4:
+      return {0, 20'000, 0};
+    default:
+      return {};
+  }
+}
 
 // The evaluation of a chosen move, from the mover's side (engine units), and the search depth
 // that gave it.

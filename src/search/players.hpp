@@ -3,6 +3,7 @@
 // and uniform random.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -67,17 +68,35 @@ class GreedyPlayer final : public Player {
 template <SearchableGame S>
 class EnginePlayer final : public Player {
  public:
-  explicit EnginePlayer(const PlayerSpec& spec) : spec_(spec) {}
+  explicit EnginePlayer(const PlayerSpec& spec)
+      : spec_(spec),
+        level_(engine_level(spec.level)),
+        searcher_(16, SearchOptions{.threads = std::max(spec.threads, 1)}),
+        rng_(spec.seed) {}
   std::string name() const override {
-    if (spec_.depth > 0) return fmt::format("engine(depth {})", spec_.depth);
-    if (spec_.nodes > 0) return fmt::format("engine(nodes {})", spec_.nodes);
-    return "engine";
+    std::string name = "engine";
+    if (spec_.level > 0) name += fmt::format(" level {}", spec_.level);
+    if (spec_.depth > 0) name += fmt::format(" depth {}", spec_.depth);
+    if (spec_.nodes > 0) name += fmt::format(" nodes {}", spec_.nodes);
+    if (spec_.threads > 1) name += fmt::format(" threads {}", spec_.threads);
+    return name == "engine" ? name : "engine(" + name.substr(7) + ")";
   }
   std::string choose(const AnyState& state) override {
     const S& s = typed_state<S>(state);
+    if (level_.random_percent > 0 &&
+        rng_.below(100) < static_cast<std::uint64_t>(level_.random_percent)) {
+      MoveList<typename S::Move, S::kMaxMoves> moves;
+      s.legal_moves(moves);
+      info_ = "random move (level)";
+      summary_.reset();
+      return s.move_text(moves[rng_.below(moves.size())]);
+    }
+    // The tighter of the spec's own limits and the level's; the time always applies.
     SearchLimits limits;
-    if (spec_.depth > 0) limits.max_depth = spec_.depth;
-    if (spec_.nodes > 0) limits.max_nodes = spec_.nodes;
+    const int depth = min_positive(spec_.depth, level_.depth);
+    const std::uint64_t nodes = min_positive(spec_.nodes, level_.nodes);
+    if (depth > 0) limits.max_depth = depth;
+    if (nodes > 0) limits.max_nodes = nodes;
     if (spec_.depth == 0 && spec_.nodes == 0)
       limits.time = std::chrono::milliseconds(engine_budget_ms(spec_.move_time_ms));
     const auto out = searcher_.search(s, limits);
@@ -91,9 +110,16 @@ class EnginePlayer final : public Player {
 
  private:
   PlayerSpec spec_;
+  EngineLevel level_;
   Searcher<S> searcher_;
+  Rng rng_;
   std::string info_;
   std::optional<SearchSummary> summary_;
+
+  template <class T>
+  static T min_positive(T a, T b) {
+    return a > 0 && b > 0 ? std::min(a, b) : std::max(a, b);
+  }
 };
 
 template <SearchableGame S>

@@ -1,13 +1,18 @@
 #pragma once
 // The one search for every game: iterative-deepening negamax alpha-beta with principal variation
-// search, a transposition table, TT-move / killer / history move ordering and a time budget.
+// search, aspiration windows, late-move reductions, a transposition table, TT-move / killer /
+// history move ordering, a time budget, and lazy SMP (threads sharing the table).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <thread>
+#include <vector>
 
 #include "core/game.hpp"
 #include "search/hooks.hpp"
@@ -24,6 +29,17 @@ inline constexpr int kDrawContempt = 50;
 // plies plus an endgame database's distance, which is capped to stay above it.
 inline constexpr int kWinBound = kWinScore - 1000;
 inline constexpr int kMaxDatabasePlies = kWinScore - kWinBound - kMaxPly;
+
+// Which refinements a search uses. Aspiration windows and late-move reductions are off: in a
+// match at 20,000 nodes a move they lost at Nine Men's Morris (222 games, Elo -17 +- 40) and
+// changed nothing measurable at Fission (218 games, 210 draws); docs/strength.md. classic() is
+// the search Paper Soccer's course reference levels were graded with.
+struct SearchOptions {
+  int threads = 1;          // lazy SMP: helpers search the same root and share the table
+  bool aspiration = false;  // root windows around the last iteration's score
+  bool reductions = false;  // late quiet moves searched one or two plies shallower first
+  static SearchOptions classic() { return {1, false, false}; }
+};
 
 struct IterationInfo {
   int depth = 0;
@@ -46,23 +62,54 @@ class Searcher {
     std::chrono::milliseconds elapsed{0};
   };
 
-  explicit Searcher(std::size_t tt_megabytes = 16) : tt_(tt_megabytes) {}
+  explicit Searcher(std::size_t tt_megabytes = 16, SearchOptions options = {})
+      : tt_(std::make_shared<TranspositionTable>(tt_megabytes)), options_(options) {}
 
   void clear() {
-    tt_.clear();
+    tt_->clear();
     history_ = {};
+    for (auto& h : helpers_) h->history_ = {};
   }
 
   Outcome search(const S& root, const SearchLimits& limits,
                  const std::function<void(const IterationInfo&)>& on_iteration = {}) {
+    if (root.side_to_move() != root_side_) tt_->clear();  // stored draw scores depend on the side
+    tt_->new_search();
+    const int helpers = std::max(options_.threads, 1) - 1;
+    while (static_cast<int>(helpers_.size()) < helpers)
+      helpers_.push_back(std::unique_ptr<Searcher>(new Searcher(tt_, options_, &stop_helpers_)));
+    stop_helpers_.store(false, std::memory_order_relaxed);
+    std::vector<std::jthread> workers;
+    SearchLimits helper_limits = limits;
+    helper_limits.max_nodes.reset();  // they stop when this thread does
+    for (int i = 0; i < helpers; ++i)
+      workers.emplace_back([this, i, &root, &helper_limits] {
+        helpers_[i]->iterate(root, helper_limits, 1 + (i + 1) % 2, {});
+      });
+    Outcome out = iterate(root, limits, 1, on_iteration);
+    stop_helpers_.store(true, std::memory_order_relaxed);
+    workers.clear();  // joins
+    for (int i = 0; i < helpers; ++i) out.nodes += helpers_[i]->nodes_;
+    return out;
+  }
+
+ private:
+  static constexpr int kAspirationWindow = 40;
+
+  Searcher(std::shared_ptr<TranspositionTable> tt, SearchOptions options,
+           const std::atomic<bool>* stop)
+      : tt_(std::move(tt)), options_(options), external_stop_(stop) {}
+
+  // Iterative deepening from `first_depth` (helpers start at 1 or 2, so that they are not all
+  // on the same iteration as the main thread).
+  Outcome iterate(const S& root, const SearchLimits& limits, int first_depth,
+                  const std::function<void(const IterationInfo&)>& on_iteration) {
     Deadline deadline(limits.time);
     deadline_ = &deadline;
     max_nodes_ = limits.max_nodes.value_or(std::numeric_limits<std::uint64_t>::max());
     nodes_ = 0;
     stopped_ = false;
     killers_ = {};
-    tt_.new_search();
-    if (root.side_to_move() != root_side_) tt_.clear();  // stored draw scores depend on the side
     root_side_ = root.side_to_move();
 
     Outcome out;
@@ -75,10 +122,11 @@ class Searcher {
     const int max_depth =
         limits.max_depth.value_or(limits.time || limits.max_nodes ? kMaxPly - 1 : 6);
     Deadline::Clock::duration last_iteration{0}, previous_iteration{0};
-    for (int depth = 1; depth <= std::min(max_depth, kMaxPly - 1); ++depth) {
+    for (int depth = std::min(first_depth, max_depth); depth <= std::min(max_depth, kMaxPly - 1);
+         ++depth) {
       const auto iteration_start = deadline.since_start();
       Move best = out.best;
-      const int score = search_root(root, moves, depth, best);
+      const int score = search_with_window(root, moves, depth, out.score, best);
       if (root_move_done_) {  // at least the first (previous best) move was searched fully
         out.best = best;
       }
@@ -102,8 +150,33 @@ class Searcher {
     return out;
   }
 
- private:
-  TranspositionTable tt_;
+  // From depth 4 on, the root is first searched in a window around the last score; a score at
+  // or outside the window widens it (four times per miss) and searches again.
+  int search_with_window(const S& root, MoveList<Move, S::kMaxMoves>& moves, int depth,
+                         int last_score, Move& best) {
+    if (!options_.aspiration || depth < 4 || std::abs(last_score) >= kWinBound)
+      return search_root(root, moves, depth, -kInfinity, kInfinity, best);
+    int delta = kAspirationWindow;
+    int alpha = std::max(last_score - delta, -kInfinity);
+    int beta = std::min(last_score + delta, kInfinity);
+    for (;;) {
+      const int score = search_root(root, moves, depth, alpha, beta, best);
+      if (stopped_) return score;
+      delta *= 4;
+      if (score <= alpha && alpha > -kInfinity)
+        alpha = std::max(score - delta, -kInfinity);
+      else if (score >= beta && beta < kInfinity)
+        beta = std::min(score + delta, kInfinity);
+      else
+        return score;
+    }
+  }
+
+  std::shared_ptr<TranspositionTable> tt_;
+  SearchOptions options_;
+  const std::atomic<bool>* external_stop_ = nullptr;  // a helper's: the main thread has finished
+  std::atomic<bool> stop_helpers_{false};
+  std::vector<std::unique_ptr<Searcher>> helpers_;
   const Deadline* deadline_ = nullptr;
   std::uint64_t nodes_ = 0;
   std::uint64_t max_nodes_ = 0;
@@ -155,7 +228,10 @@ class Searcher {
   }
 
   bool should_stop() {
-    if ((nodes_ & 255) == 0 && deadline_->expired()) stopped_ = true;
+    if ((nodes_ & 255) == 0 &&
+        (deadline_->expired() ||
+         (external_stop_ && external_stop_->load(std::memory_order_relaxed))))
+      stopped_ = true;
     if (nodes_ >= max_nodes_) stopped_ = true;
     return stopped_;
   }
@@ -188,12 +264,13 @@ class Searcher {
     }
   }
 
-  int search_root(const S& root, MoveList<Move, S::kMaxMoves>& moves, int depth, Move& best) {
+  int search_root(const S& root, MoveList<Move, S::kMaxMoves>& moves, int depth, int alpha,
+                  const int beta, Move& best) {
     root_move_done_ = false;
-    const TtEntry* e = tt_.probe(root.hash());
+    const int alpha_in = alpha;
+    const auto e = tt_->probe(root.hash());
     order(moves, e ? e->move_key : best.key(), 0, root.side_to_move());
-    int alpha = -kInfinity;
-    const int beta = kInfinity;
+    int best_score = -kInfinity;
     for (std::size_t i = 0; i < moves.size(); ++i) {
       S child = root;
       child.apply(moves[i]);
@@ -202,17 +279,25 @@ class Searcher {
         score = search_child(root, child, depth, alpha, beta, 0);
       } else {
         score = search_child(root, child, depth, alpha, alpha + 1, 0);
-        if (!stopped_ && score > alpha) score = search_child(root, child, depth, alpha, beta, 0);
+        if (!stopped_ && score > alpha && score < beta)
+          score = search_child(root, child, depth, alpha, beta, 0);
       }
       if (stopped_) break;
       root_move_done_ = true;
+      if (score > best_score) best_score = score;
       if (score > alpha) {
         alpha = score;
         best = moves[i];
       }
+      if (alpha >= beta) break;
     }
-    if (!stopped_) tt_.store(root.hash(), depth, alpha, Bound::Exact, best.key());
-    return alpha;
+    if (!stopped_)
+      tt_->store(root.hash(), depth, best_score, bound_of(best_score, alpha_in, beta), best.key());
+    return best_score;
+  }
+
+  static Bound bound_of(int score, int alpha_in, int beta) {
+    return score >= beta ? Bound::Lower : score > alpha_in ? Bound::Exact : Bound::Upper;
   }
 
   // The child's score from the parent's side, in the window (alpha, beta). Usually the other side
@@ -242,7 +327,7 @@ class Searcher {
 
     const int alpha_in = alpha;
     std::uint32_t tt_move = std::numeric_limits<std::uint32_t>::max();
-    if (const TtEntry* e = tt_.probe(s.hash())) {
+    if (const auto e = tt_->probe(s.hash())) {
       tt_move = e->move_key;
       if (e->depth >= depth) {
         const int score = from_tt(e->score, ply);
@@ -264,7 +349,10 @@ class Searcher {
       if (i == 0) {
         score = search_child(s, child, depth, alpha, beta, ply);
       } else {
-        score = search_child(s, child, depth, alpha, alpha + 1, ply);
+        const int r = reduction(s, child, depth, i, moves[i].key(), ply);
+        score = r > 0 ? -negamax(child, depth - 1 - r, -alpha - 1, -alpha, ply + 1) : alpha + 1;
+        if (!stopped_ && score > alpha)
+          score = search_child(s, child, depth, alpha, alpha + 1, ply);
         if (!stopped_ && score > alpha && score < beta)
           score = search_child(s, child, depth, alpha, beta, ply);
       }
@@ -285,11 +373,20 @@ class Searcher {
         break;
       }
     }
-    const Bound bound = best_score >= beta      ? Bound::Lower
-                        : best_score > alpha_in ? Bound::Exact
-                                                : Bound::Upper;
-    tt_.store(s.hash(), depth, to_tt(best_score, ply), bound, best_key);
+    tt_->store(s.hash(), depth, to_tt(best_score, ply), bound_of(best_score, alpha_in, beta),
+               best_key);
     return best_score;
+  }
+
+  // Late-move reductions: after the TT move and the killers, moves the ordering puts late are
+  // probably worse; they are tried one ply shallower (two when very late and deep) with a null
+  // window, and searched at full depth only if they beat alpha. Not within a multi-step turn.
+  int reduction(const S& s, const S& child, int depth, std::size_t i, std::uint32_t key,
+                int ply) const {
+    if (!options_.reductions || depth < 3 || i < 3) return 0;
+    if (child.side_to_move() == s.side_to_move()) return 0;
+    if (key == killers_[ply][0] || key == killers_[ply][1]) return 0;
+    return depth >= 6 && i >= 8 ? 2 : 1;
   }
 
   // Win scores are stored relative to the node, so they stay right when reached by another path.

@@ -1,19 +1,22 @@
 #pragma once
-// A fixed-size transposition table, one entry per bucket, depth-preferred replacement.
+// A fixed-size transposition table, one entry per bucket, depth-preferred replacement. Several
+// search threads may share it: an entry is two relaxed atomic words, the data and the key xor the
+// data, so a torn write (one word from each of two writers) fails the key check on the next probe
+// instead of returning another position's data (the "lockless hashing" of Hyatt and Mann).
+#include <atomic>
 #include <cstdint>
-#include <vector>
+#include <memory>
+#include <optional>
 
 namespace arena {
 
 enum class Bound : std::uint8_t { None, Exact, Lower, Upper };
 
 struct TtEntry {
-  std::uint64_t key = 0;
   std::int32_t score = 0;
-  std::uint32_t move_key = 0;
-  std::int16_t depth = -1;
+  std::uint32_t move_key = 0;  // moves' keys are below 2^16 in every game
+  int depth = -1;
   Bound bound = Bound::None;
-  std::uint8_t generation = 0;
 };
 
 class TranspositionTable {
@@ -22,26 +25,62 @@ class TranspositionTable {
 
   void resize(std::size_t megabytes) {
     std::size_t n = 1;
-    while (n * 2 * sizeof(TtEntry) <= megabytes * 1024 * 1024) n *= 2;
-    table_.assign(n, TtEntry{});
+    while (n * 2 * sizeof(Slot) <= megabytes * 1024 * 1024) n *= 2;
+    slots_ = std::make_unique<Slot[]>(n);
+    size_ = n;
     mask_ = n - 1;
   }
-  void clear() { table_.assign(table_.size(), TtEntry{}); }
-  void new_search() { ++generation_; }
+  void clear() {
+    for (std::size_t i = 0; i < size_; ++i) {
+      slots_[i].check.store(0, std::memory_order_relaxed);
+      slots_[i].data.store(0, std::memory_order_relaxed);
+    }
+  }
+  void new_search() { generation_ = (generation_ + 1) & 63; }
 
-  const TtEntry* probe(std::uint64_t key) const {
-    const TtEntry& e = table_[key & mask_];
-    return e.bound != Bound::None && e.key == key ? &e : nullptr;
+  std::optional<TtEntry> probe(std::uint64_t key) const {
+    const Slot& s = slots_[key & mask_];
+    const std::uint64_t data = s.data.load(std::memory_order_relaxed);
+    if ((s.check.load(std::memory_order_relaxed) ^ data) != key || data == 0) return std::nullopt;
+    return unpack(data);
   }
 
   void store(std::uint64_t key, int depth, int score, Bound bound, std::uint32_t move_key) {
-    TtEntry& e = table_[key & mask_];
-    if (e.key != key && e.generation == generation_ && e.depth > depth) return;
-    e = TtEntry{key, score, move_key, static_cast<std::int16_t>(depth), bound, generation_};
+    Slot& s = slots_[key & mask_];
+    const std::uint64_t old = s.data.load(std::memory_order_relaxed);
+    const bool same_key = (s.check.load(std::memory_order_relaxed) ^ old) == key;
+    if (old != 0 && !same_key && generation_of(old) == generation_ && unpack(old).depth > depth)
+      return;
+    const std::uint64_t data = pack(depth, score, bound, move_key);
+    s.data.store(data, std::memory_order_relaxed);
+    s.check.store(key ^ data, std::memory_order_relaxed);
   }
 
  private:
-  std::vector<TtEntry> table_;
+  struct Slot {
+    std::atomic<std::uint64_t> check{0};
+    std::atomic<std::uint64_t> data{0};  // 0: empty (a stored entry always has a bound)
+  };
+
+  // score 32 bits | move key 16 | depth + 1 8 | bound 2 | generation 6.
+  std::uint64_t pack(int depth, int score, Bound bound, std::uint32_t move_key) const {
+    return static_cast<std::uint32_t>(score) | (std::uint64_t{move_key & 0xFFFF} << 32) |
+           (std::uint64_t{static_cast<std::uint8_t>(depth + 1)} << 48) |
+           (std::uint64_t{static_cast<std::uint8_t>(bound)} << 56) |
+           (std::uint64_t{generation_} << 58);
+  }
+  static TtEntry unpack(std::uint64_t data) {
+    const auto move = static_cast<std::uint32_t>((data >> 32) & 0xFFFF);
+    return TtEntry{static_cast<std::int32_t>(static_cast<std::uint32_t>(data)),
+                   move == 0xFFFF ? 0xFFFFFFFFu : move, static_cast<int>((data >> 48) & 0xFF) - 1,
+                   static_cast<Bound>((data >> 56) & 3)};
+  }
+  static std::uint8_t generation_of(std::uint64_t data) {
+    return static_cast<std::uint8_t>(data >> 58);
+  }
+
+  std::unique_ptr<Slot[]> slots_;
+  std::size_t size_ = 0;
   std::size_t mask_ = 0;
   std::uint8_t generation_ = 0;
 };

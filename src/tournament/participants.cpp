@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/text.hpp"
+#include "search/player.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -111,8 +112,15 @@ Parsed<Participant> parse_spec(std::string_view spec) {
       } else if (key == "depth") {
         if (!parse_int(value, 1, 60, p.depth))
           return P::fail(fmt::format("'{}': depth must be 1 to 60", w[i]));
+      } else if (key == "threads") {
+        if (!parse_int(value, 1, 64, p.threads))
+          return P::fail(fmt::format("'{}': threads must be 1 to 64", w[i]));
+      } else if (key == "level") {
+        if (!parse_int(value, 1, kEngineLevels, p.level))
+          return P::fail(fmt::format("'{}': level must be 1 to {}", w[i], kEngineLevels));
       } else {
-        return P::fail(fmt::format("engine option '{}' is not time=MS or depth=N", w[i]));
+        return P::fail(
+            fmt::format("engine option '{}' is not time=MS, depth=N, threads=N or level=N", w[i]));
       }
     }
     if (p.time_ms > 0 && p.depth > 0) return P::fail("engine takes time=MS or depth=N, not both");
@@ -125,9 +133,10 @@ Parsed<Participant> parse_spec(std::string_view spec) {
 std::string default_name(const Participant& p) {
   switch (p.kind) {
     case AgentKind::Engine:
-      if (p.depth > 0) return fmt::format("engine-d{}", p.depth);
-      if (p.time_ms > 0) return fmt::format("engine-{}ms", p.time_ms);
-      return "engine";
+      return fmt::format("engine{}{}{}{}", p.depth > 0 ? fmt::format("-d{}", p.depth) : "",
+                         p.time_ms > 0 ? fmt::format("-{}ms", p.time_ms) : "",
+                         p.level > 0 ? fmt::format("-l{}", p.level) : "",
+                         p.threads > 1 ? fmt::format("-t{}", p.threads) : "");
     case AgentKind::Greedy:
       return "greedy";
     case AgentKind::Random:

@@ -34,7 +34,8 @@ struct Participant {
   AgentKind kind = AgentKind::Random;
   int time_ms = 0;      // engine: answer within this (0: the event's move time)
   int depth = 0;        // engine: fixed search depth (0: use the time)
-  int level = 0;        // soccer-ref: 0, 1 or 2
+  int level = 0;        // soccer-ref: 0, 1 or 2; engine: level=N (0: full strength)
+  int threads = 1;      // engine: search threads (give it as many cpus=)
   std::string command;  // command: the shell command
   std::string spec;     // the line as given (without the name), kept in the journal
   // Its sandbox: its own folder (empty: the event's working directory) and limits of its own.

@@ -95,6 +95,14 @@ std::vector<std::string> builtin_player_args(const MatchRequest& req, const Part
     args.push_back("--depth");
     args.push_back(std::to_string(p.depth));
   }
+  if (p.kind == AgentKind::Engine && p.level > 0) {
+    args.push_back("--level");
+    args.push_back(std::to_string(p.level));
+  }
+  if (p.threads > 1) {
+    args.push_back("--threads");
+    args.push_back(std::to_string(p.threads));
+  }
   return args;
 }
 

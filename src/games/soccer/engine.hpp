@@ -25,7 +25,8 @@ struct TurnChoice {
 // The shared search over candidate turns (turn_state.hpp); depth counts turns.
 class TurnEngine {
  public:
-  explicit TurnEngine(std::size_t tt_megabytes = 16) : searcher_(tt_megabytes) {}
+  explicit TurnEngine(std::size_t tt_megabytes = 16, SearchOptions options = {})
+      : searcher_(tt_megabytes, options) {}
   // `s` is not over. limits: max_depth in turns, time and nodes for the whole turn.
   TurnChoice choose(const State& s, const SearchLimits& limits);
   void clear() { searcher_.clear(); }
@@ -57,7 +58,7 @@ class LevelPlayer {
  private:
   LevelSettings settings_;
   Rng rng_;
-  TurnEngine engine_{8};
+  TurnEngine engine_{8, SearchOptions::classic()};  // as graded: no later refinements
 };
 
 }  // namespace arena::soccer
