@@ -59,20 +59,19 @@ constexpr ByteRanks make_byte_ranks() {
 }
 inline constexpr ByteRanks kByteRanks = make_byte_ranks();
 
-// kPext8[x][mask]: the bits of x under mask, packed low (the BMI2 pext of one byte).
+// kPext8[x][mask]: the bits of x under mask, packed low (the BMI2 pext of one byte). Built when
+// the program starts (64 K entries: too many steps for some compilers' constant evaluation).
 using Pext8 = std::array<std::array<std::uint8_t, 256>, 256>;
-constexpr Pext8 make_pext8() {
+inline Pext8 make_pext8() {
   Pext8 t{};
   for (int x = 0; x < 256; ++x)
-    for (int m = 0; m < 256; ++m) {
-      int out = 0, n = 0;
-      for (int j = 0; j < 8; ++j)
-        if (m & (1 << j)) out |= ((x >> j) & 1) << n++;
-      t[x][m] = static_cast<std::uint8_t>(out);
+    for (int m = 1; m < 256; ++m) {
+      const int rest = t[x >> 1][m >> 1];
+      t[x][m] = static_cast<std::uint8_t>(m & 1 ? (rest << 1) | (x & 1) : rest);
     }
   return t;
 }
-inline constexpr Pext8 kPext8 = make_pext8();
+inline const Pext8 kPext8 = make_pext8();
 
 }  // namespace detail
 
@@ -98,7 +97,7 @@ constexpr Points colex_unrank(std::uint64_t r, int k, int n = kPoints) {
 }
 
 // `others` with the points of `movers` squeezed out (point p becomes p less the movers below it).
-constexpr Points squeeze(Points others, Points movers) {
+inline Points squeeze(Points others, Points movers) {
   const Points free = ~movers;
   const Points f0 = free & 0xFF, f1 = (free >> 8) & 0xFF;
   return Points{detail::kPext8[others & 0xFF][f0]} |
@@ -116,7 +115,7 @@ constexpr Points spread(Points squeezed, Points movers) {
   return out;
 }
 
-constexpr std::uint64_t position_index(Points movers, Points others) {
+inline std::uint64_t position_index(Points movers, Points others) {
   const int m = std::popcount(movers), o = std::popcount(others);
   return colex_rank(movers) * binomial(kPoints - m, o) + colex_rank(squeeze(others, movers));
 }
