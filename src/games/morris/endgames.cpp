@@ -51,7 +51,9 @@ TableSet TableSet::load(const std::filesystem::path& dir,
                         const std::function<void(const std::string&)>& warn, int max_pieces) {
   TableSet set;
   for (const auto& [a, b] : build_order(max_pieces)) {
-    for (const auto& [m, o] : {std::pair{a, b}, std::pair{b, a}}) {
+    std::vector<std::pair<int, int>> tables = {{a, b}};
+    if (a != b) tables.emplace_back(b, a);  // a-a is one table
+    for (const auto& [m, o] : tables) {
       if (set.find(m, o)) continue;
       const auto path = dir / table_file_name(m, o);
       std::error_code ec;
