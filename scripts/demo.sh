@@ -12,6 +12,9 @@ echo "Building arena (release)..."
 cmake --preset release >/dev/null
 cmake --build --preset release >/dev/null
 arena="$root/build/release/arena"
+# The Morris endgame databases in the cache folder (docs/endgames.md): built once, a few minutes;
+# afterwards only checked.
+"$arena" endgames build morris
 
 move_time="${ARENA_MOVE_TIME:-300}"  # ms per move; the courses used 1000 (Fission) and more
 engine_time=$(( move_time * 4 / 5 ))

@@ -12,6 +12,8 @@ bash scripts/setup.sh
 echo "== release build (g++) and tests"
 cmake --preset release -DARENA_WERROR=ON >/dev/null
 cmake --build --preset release -j "$jobs"
+# The Morris endgame databases every engine reads (docs/endgames.md); the tests do not need them.
+build/release/arena endgames build morris
 ctest --preset release -j "$jobs"
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   arena::cli::add_sandbox(app, exit_code);
   arena::cli::add_match(app, exit_code);
   arena::cli::add_engine(app, exit_code);
+  arena::cli::add_endgames(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

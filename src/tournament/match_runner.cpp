@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "games/morris/endgames.hpp"
 #include "tournament/line_match_runner.hpp"
 #include "tournament/morris_match_runner.hpp"
 #include "tournament/soccer_match_runner.hpp"
@@ -107,6 +108,12 @@ AgentJailSpec agent_jail_spec(const MatchRequest& req, Side side) {
   spec.cpus = req.cores[index(side)];
   spec.own_dir = agent_dir(*req.settings, p);
   if (!req.arena_binary.empty()) spec.readable.push_back(req.arena_binary.parent_path());
+  // arena's own Morris agents read the endgame databases of the cache folder.
+  if (p.kind != AgentKind::Command && req.game->name == "morris") {
+    std::error_code ec;
+    const auto tables = std::filesystem::absolute(morris::endgame::default_directory(), ec);
+    if (!ec && std::filesystem::is_directory(tables, ec)) spec.readable.push_back(tables);
+  }
   if (!req.event_dir.empty()) spec.hidden.push_back(std::filesystem::absolute(req.event_dir));
   // Every other participant's folder, unless it is this agent's own too.
   for (const Participant& other : req.settings->participants) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "games/morris/endgames.hpp"
 #include "referee/morris_server.hpp"
 #include "tournament/served_match.hpp"
 
@@ -55,7 +56,10 @@ class MorrisGame final : public ServedGame {
                                      std::to_string(connect_s)};
     const auto player = builtin_player_args(req_, p, seed);
     argv.insert(argv.end(), player.begin(), player.end());
-    return {exec_command(argv), {}};
+    // Its sandbox has another HOME: it finds the endgame databases through the variable.
+    return {exec_command(argv),
+            {"ARENA_ENDGAMES=" +
+             std::filesystem::absolute(morris::endgame::default_directory()).string()}};
   }
 
  private:
