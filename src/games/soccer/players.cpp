@@ -10,6 +10,7 @@
 #include "core/text.hpp"
 #include "games/soccer/adapter.hpp"
 #include "games/soccer/engine.hpp"
+#include "games/soccer/mcts.hpp"
 
 namespace arena::soccer {
 namespace {
@@ -44,6 +45,28 @@ class SearchTurns final : public Player {
   std::string name_;
   SearchLimits limits_;
   TurnEngine engine_;
+  std::string info_;
+  std::optional<SearchSummary> summary_;
+};
+
+// Monte-Carlo tree search over whole turns (mcts.hpp): the engine's default with a move time.
+class MctsTurns final : public Player {
+ public:
+  MctsTurns(std::string name, MctsSettings settings) : name_(std::move(name)), mcts_(settings) {}
+  std::string name() const override { return name_; }
+  std::string choose(const AnyState& state) override {
+    const TurnChoice c = mcts_.choose(state_of(state));
+    info_ = fmt::format("depth {} score {} iterations {} time {} ms", c.depth, c.score, c.nodes,
+                        c.elapsed.count());
+    summary_ = {c.score, c.depth};
+    return turn_text(c.turn);
+  }
+  std::string last_info() const override { return info_; }
+  std::optional<SearchSummary> last_search() const override { return summary_; }
+
+ private:
+  std::string name_;
+  Mcts mcts_;
   std::string info_;
   std::optional<SearchSummary> summary_;
 };
@@ -124,8 +147,9 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
                                              : fmt::format("engine(nodes {})", spec.nodes),
                                          limits);
   }
-  limits.time = std::chrono::milliseconds(engine_budget_ms(spec.move_time_ms));
-  return std::make_unique<SearchTurns>("engine", limits);
+  MctsSettings settings;
+  settings.time = std::chrono::milliseconds(engine_budget_ms(spec.move_time_ms));
+  return std::make_unique<MctsTurns>("engine", settings);
 }
 
 std::unique_ptr<Player> make_human(std::istream& in, std::ostream& out) {

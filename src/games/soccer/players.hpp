@@ -8,7 +8,8 @@
 
 namespace arena::soccer {
 
-// engine (the shared search: --depth in turns, or the move time), greedy (one turn deep: the best
+// engine (with a move time the Monte-Carlo tree search of mcts.hpp; with --depth in turns or a
+// node limit the shared alpha-beta search), greedy (one turn deep: the best
 // reach this turn by the evaluation) and random (a random walk of free steps).
 std::unique_ptr<Player> make_player(const PlayerSpec& spec);
 

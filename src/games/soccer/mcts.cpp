@@ -1,0 +1,273 @@
+#include "games/soccer/mcts.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace arena::soccer {
+namespace {
+
+// A tree this large (a few hundred MB) is far beyond what a turn's time fills; the cap only
+// guards against an unlimited search.
+constexpr std::size_t kMaxNodes = 400'000;
+
+bool wins(const State& over, Side side) {
+  return over.result().outcome == win_for(side);
+}
+
+}  // namespace
+
+double Mcts::to_value(int eval) const {
+  return 1.0 / (1.0 + std::exp(-eval / settings_.value_scale));
+}
+
+std::uint32_t Mcts::add_node(const State& s, double& value, Proof& proof) {
+  const auto index = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.push_back(Node{s, static_cast<std::uint32_t>(edges_.size()), 0, 0});
+  proof = Proof::Unknown;
+  if (s.over()) {  // at the end the side to move is still the side that played the last turn
+    const bool won = wins(s, s.side_to_move());
+    value = won ? 1.0 : 0.0;
+    proof = won ? Proof::Win : Proof::Loss;
+    return index;
+  }
+  const Side mover = s.side_to_move();
+  TurnPlan plan;
+  plan_turns(s, plan);
+  double best = -1.0, max_eval = -1e18;
+  bool all_lose = true;
+  std::vector<double> evals;
+  evals.reserve(plan.targets.size());
+  for (const TurnMove& m : plan.targets) {
+    State child = s;
+    for (std::uint8_t d : plan.path_to(m.target, s.ball())) child.step(d);
+    Edge e;
+    e.target = m.target;
+    double eval;
+    if (child.over()) {
+      const bool won = wins(child, mover);
+      e.proof = won ? Proof::Win : Proof::Loss;
+      e.lost_at_once = !won;
+      e.first_value = won ? 1.0F : 0.0F;
+      eval = won ? 1e6 : -1e6;
+    } else {
+      eval = -evaluate(child);  // the evaluation is the opponent's view after the turn
+      e.first_value = static_cast<float>(to_value(static_cast<int>(eval)));
+    }
+    if (e.proof != Proof::Loss) all_lose = false;
+    if (e.proof == Proof::Win) proof = Proof::Loss;  // the side to move here can score
+    best = std::max(best, static_cast<double>(e.first_value));
+    max_eval = std::max(max_eval, eval);
+    evals.push_back(eval);
+    edges_.push_back(e);
+  }
+  if (all_lose) proof = Proof::Win;
+  // Priors: a softmax of the evaluations of the turn's ends.
+  double total = 0;
+  Node& n = nodes_[index];
+  n.edge_count = static_cast<std::uint32_t>(evals.size());
+  for (std::size_t i = 0; i < evals.size(); ++i) {
+    const double p = std::exp(std::max(evals[i] - max_eval, -50.0 * settings_.prior_scale) /
+                              settings_.prior_scale);
+    edges_[n.first_edge + i].prior = static_cast<float>(p);
+    total += p;
+  }
+  for (std::size_t i = 0; i < evals.size(); ++i)
+    edges_[n.first_edge + i].prior = static_cast<float>(edges_[n.first_edge + i].prior / total);
+  value = proof == Proof::Win ? 1.0 : proof == Proof::Loss ? 0.0 : 1.0 - best;
+  return index;
+}
+
+// PUCT; an edge's evaluation counts as its first visit. Edges proven lost are never chosen
+// (a node whose edges are all lost is proven and never entered).
+std::uint32_t Mcts::select(const Node& n) const {
+  const double root_visits = std::sqrt(static_cast<double>(n.visits) + 1.0);
+  std::uint32_t best = n.first_edge;
+  double best_score = -1e18;
+  for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
+    const Edge& e = edges_[i];
+    if (e.proof == Proof::Loss) continue;
+    const double q = (e.value + e.first_value) / (e.visits + 1.0);
+    const double score = q + settings_.exploration * e.prior * root_visits / (e.visits + 1.0);
+    if (score > best_score) {
+      best_score = score;
+      best = i;
+    }
+  }
+  return best;
+}
+
+Mcts::Proof Mcts::proof_of(const Node& n) const {
+  bool all_lose = n.edge_count > 0;
+  for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
+    if (edges_[i].proof == Proof::Win) return Proof::Loss;
+    if (edges_[i].proof != Proof::Loss) all_lose = false;
+  }
+  return all_lose ? Proof::Win : Proof::Unknown;
+}
+
+double Mcts::expand(std::uint32_t node, std::uint32_t edge) {
+  State child = nodes_[node].state;
+  TurnPlan plan;
+  plan_turns(child, plan);
+  for (std::uint8_t d : plan.path_to(edges_[edge].target, child.ball())) child.step(d);
+  double value;
+  Proof proof;
+  const std::uint32_t index = add_node(child, value, proof);
+  edges_[edge].child = index;
+  edges_[edge].proof = proof;
+  edges_[edge].lost_at_once = proof == Proof::Loss;
+  return value;
+}
+
+void Mcts::iterate() {
+  std::vector<std::uint32_t> path;  // edges from the root down
+  std::uint32_t node = 0;
+  double value = 0;
+  for (;;) {
+    const std::uint32_t e = select(nodes_[node]);
+    path.push_back(e);
+    if (edges_[e].child == 0) {
+      value = expand(node, e);
+      break;
+    }
+    node = edges_[e].child;
+  }
+  // Back up: the value is the mover's of the deepest edge; it flips at every level. A proven
+  // child may prove its parent (MCTS-Solver): then the exact value goes up instead.
+  for (std::size_t k = path.size(); k-- > 0;) {
+    Edge& e = edges_[path[k]];
+    if (k + 1 < path.size()) {
+      const Proof p = proof_of(nodes_[e.child]);
+      if (p != Proof::Unknown) {
+        e.proof = p;
+        value = p == Proof::Win ? 1.0 : 0.0;
+      }
+    }
+    e.visits += 1;
+    e.value += value;
+    nodes_[e.child].visits += 1;
+    value = 1.0 - value;
+  }
+  nodes_[0].visits += 1;
+}
+
+// The node two turns below the root (our turn, then the opponent's) with this position, if the
+// last search built it; 0 if none.
+std::uint32_t Mcts::find_reply(const State& s) const {
+  if (nodes_.empty()) return 0;
+  const Node& root = nodes_[0];
+  for (std::uint32_t i = root.first_edge; i < root.first_edge + root.edge_count; ++i) {
+    const std::uint32_t c = edges_[i].child;
+    if (c == 0) continue;
+    const Node& mine = nodes_[c];
+    for (std::uint32_t j = mine.first_edge; j < mine.first_edge + mine.edge_count; ++j) {
+      const std::uint32_t g = edges_[j].child;
+      if (g != 0 && nodes_[g].state.hash() == s.hash() && nodes_[g].state.ply() == s.ply())
+        return g;
+    }
+  }
+  return 0;
+}
+
+// Keeps only the subtree under `root`, renumbered so that it becomes node 0 (breadth-first, so
+// every node's edges stay contiguous).
+void Mcts::keep_subtree(std::uint32_t root) {
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;
+  nodes.reserve(nodes_.size());
+  edges.reserve(edges_.size());
+  std::vector<std::uint32_t> old_of{root};
+  for (std::size_t k = 0; k < old_of.size(); ++k) {
+    const Node& n = nodes_[old_of[k]];
+    Node copy = n;
+    copy.first_edge = static_cast<std::uint32_t>(edges.size());
+    for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
+      Edge e = edges_[i];
+      if (e.child != 0) {
+        old_of.push_back(e.child);
+        e.child = static_cast<std::uint32_t>(old_of.size() - 1);
+      }
+      edges.push_back(e);
+    }
+    nodes.push_back(copy);
+  }
+  nodes_ = std::move(nodes);
+  edges_ = std::move(edges);
+}
+
+TurnChoice Mcts::choose(const State& s) {
+  const Deadline deadline(settings_.time);
+  double value;
+  Proof proof;
+  if (const std::uint32_t reply = settings_.reuse_tree ? find_reply(s) : 0) {
+    keep_subtree(reply);
+  } else {
+    nodes_.clear();
+    edges_.clear();
+    nodes_.reserve(4096);
+    edges_.reserve(65536);
+    add_node(s, value, proof);
+  }
+  // Every turn of the root is looked at once: the opponent's immediate replies are then proven
+  // for all of them, so a turn that lets the opponent score at once is never chosen when another
+  // exists, however small its prior.
+  const Node root_node = nodes_[0];
+  for (std::uint32_t e = root_node.first_edge; e < root_node.first_edge + root_node.edge_count;
+       ++e) {
+    if (edges_[e].proof != Proof::Unknown || edges_[e].child != 0) continue;
+    const double v = expand(0, e);
+    edges_[e].visits = 1;
+    edges_[e].value = v;
+    nodes_[edges_[e].child].visits = 1;
+    nodes_[0].visits += 1;
+  }
+  std::uint64_t iterations = 0;
+  const std::uint64_t max_iterations = settings_.max_iterations.value_or(~std::uint64_t{0});
+  while (proof_of(nodes_[0]) == Proof::Unknown && iterations < max_iterations &&
+         nodes_.size() < kMaxNodes) {
+    if ((iterations & 31) == 0 && deadline.expired()) break;
+    iterate();
+    ++iterations;
+  }
+  // The turn: a proven win, else the most visited edge not proven lost (ties: the better value).
+  const Node& root = nodes_[0];
+  std::uint32_t best = root.first_edge;
+  auto rank = [&](const Edge& e) {
+    if (e.proof == Proof::Win) return 1e15;
+    // All lost: the one lost furthest away (an opponent that errs may still let it go).
+    if (e.proof == Proof::Loss) return -1e15 + (e.lost_at_once ? 0 : 1e12) + e.visits;
+    return e.visits + (e.value + e.first_value) / (e.visits + 1.0);
+  };
+  for (std::uint32_t i = root.first_edge; i < root.first_edge + root.edge_count; ++i)
+    if (rank(edges_[i]) > rank(edges_[best])) best = i;
+  TurnChoice out;
+  out.turn = TurnState(s).turn_for(TurnMove{edges_[best].target});
+  const Edge& b = edges_[best];
+  const double q = b.proof == Proof::Win    ? 1.0
+                   : b.proof == Proof::Loss ? 0.0
+                                            : (b.value + b.first_value) / (b.visits + 1.0);
+  const double clamped = std::clamp(q, 1e-6, 1.0 - 1e-6);
+  out.score = b.proof == Proof::Win ? kWinScore - 1
+              : b.proof == Proof::Loss
+                  ? -(kWinScore - 1)
+                  : static_cast<int>(settings_.value_scale * std::log(clamped / (1.0 - clamped)));
+  // The principal line's length in turns.
+  int depth = 0;
+  for (std::uint32_t e = best;;) {
+    ++depth;
+    const std::uint32_t c = edges_[e].child;
+    if (c == 0 || nodes_[c].edge_count == 0) break;
+    const Node& n = nodes_[c];
+    std::uint32_t next = n.first_edge;
+    for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i)
+      if (edges_[i].visits > edges_[next].visits) next = i;
+    if (edges_[next].visits == 0) break;
+    e = next;
+  }
+  out.depth = depth;
+  out.nodes = iterations;
+  out.elapsed = deadline.elapsed();
+  return out;
+}
+
+}  // namespace arena::soccer

@@ -1,0 +1,74 @@
+#pragma once
+// Monte-Carlo tree search over whole turns (PUCT with solver).
+//
+// Each tree edge is one candidate turn of turn_state.hpp (one turn per point a turn can end on),
+// so sides alternate on every edge. A new node is valued by a one-turn look-ahead of the
+// evaluation (the best of its children's evaluations) instead of a random playout: random turns
+// get stuck or score own goals far more often than real play, so playouts mostly measure noise.
+// The children's evaluations also give the priors. Proven results (a reachable goal, no way but
+// a losing turn) are propagated up the tree (MCTS-Solver), because bouncing turns often end in a
+// goal at once and averages would only approach that slowly.
+//
+// No randomness: the same position and iteration limit give the same turn.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "games/soccer/engine.hpp"
+
+namespace arena::soccer {
+
+struct MctsSettings {
+  double exploration = 1.5;    // PUCT constant
+  double value_scale = 400.0;  // evaluation units per logistic unit of the win chance
+  double prior_scale = 200.0;  // evaluation units per e-fold of a child's prior
+  bool reuse_tree = true;      // keep the subtree of the position the opponent's turn led to
+  std::optional<std::uint64_t> max_iterations;
+  std::optional<std::chrono::milliseconds> time;
+};
+
+class Mcts {
+ public:
+  explicit Mcts(MctsSettings settings = {}) : settings_(settings) {}
+  // `s` is not over. score: the root's win chance in engine-like units (side to move's view),
+  // depth: the length of the most visited line in turns, nodes: iterations.
+  TurnChoice choose(const State& s);
+
+ private:
+  enum class Proof : std::uint8_t { Unknown, Win, Loss };  // for the side that made the edge
+
+  struct Edge {
+    std::uint8_t target = 0;
+    Proof proof = Proof::Unknown;
+    bool lost_at_once = false;  // the game ends, or the opponent scores, right after this turn
+    std::uint32_t child = 0;    // node index; 0 = not expanded yet (node 0 is the root)
+    float prior = 0;
+    float first_value = 0;  // the mover's value from the evaluation, until visited
+    std::uint32_t visits = 0;
+    double value = 0;  // sum of the mover's values
+  };
+  struct Node {
+    State state;
+    std::uint32_t first_edge = 0;
+    std::uint32_t edge_count = 0;
+    std::uint32_t visits = 0;
+  };
+
+  // Builds the node for `s` with its edges; returns the value for the side that moved into it,
+  // and sets `proof` when the result is known.
+  std::uint32_t add_node(const State& s, double& value, Proof& proof);
+  double expand(std::uint32_t node, std::uint32_t edge);  // the new child's value for its mover
+  double to_value(int eval) const;  // side to move's evaluation -> its win chance
+  std::uint32_t select(const Node& n) const;
+  void iterate();
+  Proof proof_of(const Node& n) const;  // for the side that moved into n
+  std::uint32_t find_reply(const State& s) const;
+  void keep_subtree(std::uint32_t root);
+
+  MctsSettings settings_;
+  std::vector<Node> nodes_;
+  std::vector<Edge> edges_;
+};
+
+}  // namespace arena::soccer

@@ -1,0 +1,122 @@
+// Monte-Carlo tree search over whole turns: reproducible with an iteration limit, takes a goal,
+// never hands the opponent a goal when it need not, and always answers a legal turn.
+#include <gtest/gtest.h>
+
+#include "games/soccer/mcts.hpp"
+
+namespace arena::soccer {
+namespace {
+
+State walk(State s, std::initializer_list<int> steps) {
+  for (int d : steps) s.step(d);
+  return s;
+}
+
+MctsSettings iterations(std::uint64_t n) {
+  MctsSettings s;
+  s.max_iterations = n;
+  return s;
+}
+
+// Whether the opponent can end the game in its favour with its next turn.
+bool opponent_scores_next(const State& after) {
+  if (after.over()) return false;
+  TurnPlan plan;
+  plan_turns(after, plan);
+  State reply = after;
+  for (std::uint8_t d : plan.path_to(plan.targets[0].target, after.ball())) reply.step(d);
+  return reply.over() && reply.result().outcome == win_for(after.side_to_move());
+}
+
+// Positions along seeded random games (random turns), skipping finished ones.
+template <class Visit>
+void random_positions(std::uint64_t seed, int games, Visit&& visit) {
+  Rng rng(seed);
+  for (int g = 0; g < games; ++g) {
+    State s = State::start();
+    while (!s.over()) {
+      visit(s);
+      ASSERT_TRUE(play_turn(s, random_turn(s, rng)));
+    }
+  }
+}
+
+TEST(SoccerMcts, ScoresThroughABounce) {
+  const State s = walk(State::start(), {N, N, N, N});  // NE to the post, then NW into the goal
+  Mcts mcts(iterations(100));
+  const TurnChoice c = mcts.choose(s);
+  State after = s;
+  ASSERT_TRUE(play_turn(after, c.turn)) << turn_text(c.turn);
+  EXPECT_EQ(after.result().outcome, Outcome::WhiteWins);
+  EXPECT_GE(c.score, kWinBound);
+}
+
+TEST(SoccerMcts, SameIterationsSameTurn) {
+  int compared = 0;
+  random_positions(5, 3, [&](const State& s) {
+    Mcts a(iterations(300)), b(iterations(300));
+    const TurnChoice x = a.choose(s), y = b.choose(s);
+    EXPECT_EQ(x.turn, y.turn);
+    EXPECT_EQ(x.score, y.score);
+    EXPECT_EQ(x.nodes, y.nodes);
+    ++compared;
+  });
+  EXPECT_GT(compared, 20);
+}
+
+TEST(SoccerMcts, NeverLetsTheOpponentScoreWhenItNeedNot) {
+  int checked = 0, dangerous = 0;
+  random_positions(9, 25, [&](const State& s) {
+    TurnPlan plan;
+    plan_turns(s, plan);
+    bool some_safe = false, some_unsafe = false;
+    for (const TurnMove& m : plan.targets) {
+      State after = s;
+      for (std::uint8_t d : plan.path_to(m.target, s.ball())) after.step(d);
+      const bool loses = (after.over() && after.result().outcome != win_for(s.side_to_move())) ||
+                         opponent_scores_next(after);
+      (loses ? some_unsafe : some_safe) = true;
+    }
+    Mcts mcts(iterations(200));
+    const TurnChoice c = mcts.choose(s);
+    State after = s;
+    ASSERT_TRUE(play_turn(after, c.turn)) << turn_text(c.turn);
+    if (some_safe) {
+      EXPECT_FALSE(after.over() && after.result().outcome != win_for(s.side_to_move()));
+      EXPECT_FALSE(opponent_scores_next(after))
+          << "turn " << s.ply() << ": " << turn_text(c.turn) << "\n"
+          << s.render();
+    }
+    dangerous += some_safe && some_unsafe;
+    ++checked;
+  });
+  EXPECT_GT(checked, 200);
+  EXPECT_GT(dangerous, 10);  // the test did meet positions with a trap to avoid
+}
+
+TEST(SoccerMcts, AlwaysALegalTurn) {
+  int checked = 0;
+  random_positions(13, 60, [&](const State& s) {
+    Mcts mcts(iterations(50));
+    const TurnChoice c = mcts.choose(s);
+    State after = s;
+    const TurnCheck check = play_turn(after, c.turn);
+    ASSERT_TRUE(check) << check.detail << "\n" << s.render();
+    ++checked;
+  });
+  EXPECT_GT(checked, 500);
+}
+
+TEST(SoccerMcts, StopsOnTime) {
+  MctsSettings settings;
+  settings.time = std::chrono::milliseconds(30);
+  Mcts mcts(settings);
+  const TurnChoice c = mcts.choose(State::start());
+  EXPECT_LT(c.elapsed.count(), 200);
+  EXPECT_GT(c.nodes, 0u);
+  State after = State::start();
+  EXPECT_TRUE(play_turn(after, c.turn));
+}
+
+}  // namespace
+}  // namespace arena::soccer
