@@ -30,6 +30,11 @@ struct EngineLevel {
   std::uint64_t nodes = 0;  // 0: no node cap
   int random_percent = 0;   // chance of a uniformly random legal move
 };
+// The tighter of two limits where 0 means none.
+template <class T>
+constexpr T tighter_limit(T a, T b) {
+  return a > 0 && b > 0 ? (a < b ? a : b) : (a > b ? a : b);
+}
 constexpr EngineLevel engine_level(int level) {
   switch (level) {
     case 1:

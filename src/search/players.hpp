@@ -93,8 +93,8 @@ class EnginePlayer final : public Player {
     }
     // The tighter of the spec's own limits and the level's; the time always applies.
     SearchLimits limits;
-    const int depth = min_positive(spec_.depth, level_.depth);
-    const std::uint64_t nodes = min_positive(spec_.nodes, level_.nodes);
+    const int depth = tighter_limit(spec_.depth, level_.depth);
+    const std::uint64_t nodes = tighter_limit(spec_.nodes, level_.nodes);
     if (depth > 0) limits.max_depth = depth;
     if (nodes > 0) limits.max_nodes = nodes;
     if (spec_.depth == 0 && spec_.nodes == 0)
@@ -115,11 +115,6 @@ class EnginePlayer final : public Player {
   Rng rng_;
   std::string info_;
   std::optional<SearchSummary> summary_;
-
-  template <class T>
-  static T min_positive(T a, T b) {
-    return a > 0 && b > 0 ? std::min(a, b) : std::max(a, b);
-  }
 };
 
 template <SearchableGame S>

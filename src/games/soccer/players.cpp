@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <istream>
 #include <ostream>
 #include <stdexcept>
@@ -27,11 +28,24 @@ class RandomTurns final : public Player {
   Rng rng_;
 };
 
+// The alpha-beta over whole turns; at a strength level (docs/levels.md) it also plays a random
+// turn now and then.
 class SearchTurns final : public Player {
  public:
-  SearchTurns(std::string name, SearchLimits limits) : name_(std::move(name)), limits_(limits) {}
+  SearchTurns(std::string name, SearchLimits limits, int threads = 1, int random_percent = 0,
+              std::uint64_t seed = 1)
+      : name_(std::move(name)),
+        limits_(limits),
+        engine_(16, SearchOptions{.threads = std::max(threads, 1)}),
+        random_percent_(random_percent),
+        rng_(seed) {}
   std::string name() const override { return name_; }
   std::string choose(const AnyState& state) override {
+    if (random_percent_ > 0 && rng_.below(100) < static_cast<std::uint64_t>(random_percent_)) {
+      info_ = "random turn (level)";
+      summary_.reset();
+      return turn_text(random_turn(state_of(state), rng_));
+    }
     const TurnChoice c = engine_.choose(state_of(state), limits_);
     info_ = fmt::format("depth {} score {} nodes {} time {} ms", c.depth, c.score, c.nodes,
                         c.elapsed.count());
@@ -45,6 +59,8 @@ class SearchTurns final : public Player {
   std::string name_;
   SearchLimits limits_;
   TurnEngine engine_;
+  int random_percent_;
+  Rng rng_;
   std::string info_;
   std::optional<SearchSummary> summary_;
 };
@@ -139,14 +155,21 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
     case PlayerKind::Engine:
       break;
   }
-  if (spec.depth > 0 || spec.nodes > 0) {
-    if (spec.depth > 0) limits.max_depth = spec.depth;
-    if (spec.nodes > 0) limits.max_nodes = spec.nodes;
-    return std::make_unique<SearchTurns>(spec.depth > 0
-                                             ? fmt::format("engine(depth {})", spec.depth)
-                                             : fmt::format("engine(nodes {})", spec.nodes),
-                                         limits);
+  const EngineLevel level = engine_level(spec.level);
+  const int depth = tighter_limit(spec.depth, level.depth);
+  const std::uint64_t nodes = tighter_limit(spec.nodes, level.nodes);
+  if (depth > 0 || nodes > 0) {
+    if (depth > 0) limits.max_depth = depth;
+    if (nodes > 0) limits.max_nodes = nodes;
+    if (spec.depth == 0 && spec.nodes == 0)
+      limits.time = std::chrono::milliseconds(engine_budget_ms(spec.move_time_ms));
+    std::string name = spec.level > 0   ? fmt::format("engine(level {})", spec.level)
+                       : spec.depth > 0 ? fmt::format("engine(depth {})", spec.depth)
+                                        : fmt::format("engine(nodes {})", spec.nodes);
+    return std::make_unique<SearchTurns>(std::move(name), limits, spec.threads,
+                                         level.random_percent, spec.seed);
   }
+  // The tree search is one thread: threads=N applies to the alpha-beta (depth= or nodes=).
   MctsSettings settings;
   settings.time = std::chrono::milliseconds(engine_budget_ms(spec.move_time_ms));
   return std::make_unique<MctsTurns>("engine", settings);
