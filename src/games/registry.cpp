@@ -35,6 +35,7 @@ std::span<const GameInfo> registry() {
                                       .move_example = "B4,NE",
                                       .default_move_time_ms = 1000,
                                       .default_moves_per_player = 50,
+                                      .course_limit_rule = LimitRule::MoreStones,
                                       .course_log = &kFissionLog,
                                       .view = [](const AnyState& s) {
                                         return fission::view(typed_state<fission::State>(s));

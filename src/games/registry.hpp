@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/any_game.hpp"
+#include "core/rules.hpp"
 #include "search/player.hpp"
 
 namespace arena {
@@ -33,6 +34,8 @@ struct GameInfo {
   std::string_view move_example;
   int default_move_time_ms = 1000;
   int default_moves_per_player = 0;  // 0: no move limit
+  // What the course's own server did at the move limit; `arena connect` assumes it by default.
+  LimitRule course_limit_rule = LimitRule::Draw;
   int bench_perft_depth = 5;         // `arena bench`: a perft of about a second
   int bench_search_depth = 9;
   std::unique_ptr<AnyState> (*start)(const RuleOptions&) = nullptr;

@@ -77,7 +77,7 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
     socket.set_option(tcp::no_delay(true), ec);
 
     LineReader reader(socket);
-    auto state = game.start({});
+    auto state = game.start(options.rules);
     std::optional<Side> side;
     bool moved_since_turn = false;
     std::string notes;

@@ -12,6 +12,7 @@ struct CourseClientOptions {
   std::string host;
   std::string port;
   bool verbose = false;  // print every message and the board
+  RuleOptions rules;     // the server's move limit and limit rule, as the player's model of the game
 };
 
 struct ClientOutcome {

@@ -26,6 +26,11 @@ class LineGame final : public ServedGame {
     if (p.kind == AgentKind::Command) return {p.command + " " + kAgentHost + " " + port, {}};
     std::vector<std::string> argv = {req_.arena_binary.string(), "connect",
                                      std::string(req_.game->name), kAgentHost, port};
+    // The engine's model of the rules is the event's, not connect's default (the course's).
+    const RuleOptions& rules = req_.settings->rules;
+    argv.insert(argv.end(), {"--limit-rule", std::string(limit_rule_key(rules.limit_rule))});
+    if (rules.moves_per_player)
+      argv.insert(argv.end(), {"--moves-per-player", std::to_string(*rules.moves_per_player)});
     const auto player = builtin_player_args(req_, p, seed);
     argv.insert(argv.end(), player.begin(), player.end());
     return {exec_command(argv), {}};
