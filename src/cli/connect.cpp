@@ -42,7 +42,7 @@ void add_connect(CLI::App& app, int& exit_code) {
   cmd->add_flag("--verbose,-v", o->client.verbose, "Print every message and the board");
   cmd->callback([o, &exit_code] {
     const GameInfo& g = game_named(o->game);
-    const LimitRule rule = o->limit_rule.empty()          ? g.course_limit_rule
+    const LimitRule rule = o->limit_rule.empty()     ? g.course_limit_rule
                            : o->limit_rule == "draw" ? LimitRule::Draw
                                                      : LimitRule::MoreStones;
     o->client.rules = rule_options(o->moves_per_player, rule);

@@ -36,7 +36,7 @@ struct GameInfo {
   int default_moves_per_player = 0;  // 0: no move limit
   // What the course's own server did at the move limit; `arena connect` assumes it by default.
   LimitRule course_limit_rule = LimitRule::Draw;
-  int bench_perft_depth = 5;         // `arena bench`: a perft of about a second
+  int bench_perft_depth = 5;  // `arena bench`: a perft of about a second
   int bench_search_depth = 9;
   std::unique_ptr<AnyState> (*start)(const RuleOptions&) = nullptr;
   std::unique_ptr<Player> (*make_player)(const PlayerSpec&) = nullptr;

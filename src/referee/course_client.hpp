@@ -12,11 +12,11 @@ struct CourseClientOptions {
   std::string host;
   std::string port;
   bool verbose = false;  // print every message and the board
-  RuleOptions rules;     // the server's move limit and limit rule, as the player's model of the game
+  RuleOptions rules;  // the server's move limit and limit rule, as the player's model of the game
 };
 
 struct ClientOutcome {
-  int exit_code = 0;  // 0: the game was played to its end; non-zero: it could not be
+  int exit_code = 0;    // 0: the game was played to its end; non-zero: it could not be
   std::string summary;  // one line: result or error
 };
 

@@ -53,11 +53,15 @@ class State {
   Side side_to_move() const { return side_; }
   int ply() const { return ply_; }
   int move_limit_plies() const { return limit_plies_; }
+  LimitRule limit_rule() const { return limit_rule_; }
   Bitboard stones(Side s) const { return stones_[index(s)]; }
   std::uint64_t hash() const { return hash_; }
 
   template <std::size_t N>
   void legal_moves(MoveList<Move, N>& list) const;
+  // The moves whose explosion takes more enemy stones than own ones (the mover counts as own).
+  template <std::size_t N>
+  void winning_explosions(MoveList<Move, N>& list) const;
   bool has_legal_move(Side s) const;
   bool is_legal(Move m) const;
   void apply(Move m);
@@ -100,6 +104,27 @@ void State::legal_moves(MoveList<Move, N>& list) const {
       const int first = from + kDirectionDelta[d];
       // A non-empty ray means the first cell is on the board.
       if (g.ray[d][from] && (empty & bit(first)))
+        list.push(Move{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(d)});
+    }
+  }
+}
+
+template <std::size_t N>
+void State::winning_explosions(MoveList<Move, N>& list) const {
+  list.clear();
+  const Geometry& g = geometry();
+  const Bitboard occupied = stones_[0] | stones_[1];
+  const Bitboard mine = stones_[index(side_)], theirs = stones_[index(opposite(side_))];
+  for (Bitboard own = mine; own;) {
+    const int from = pop_lsb(own);
+    for (int d = 0; d < 8; ++d) {
+      const Bitboard ray = g.ray[d][from];
+      const Bitboard blockers = ray & occupied;
+      // No blocker: a slide to the edge; the first cell taken: not a legal move.
+      if (!blockers || (occupied & bit(from + kDirectionDelta[d]))) continue;
+      const int hit = kDirectionPositive[d] ? lsb(blockers) : msb(blockers);
+      const Bitboard blast = g.blast[hit - kDirectionDelta[d]];
+      if (popcount(theirs & blast) > popcount(mine & blast & ~bit(from)) + 1)
         list.push(Move{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(d)});
     }
   }

@@ -1,7 +1,5 @@
 #include "games/murus/eval.hpp"
 
-#include <array>
-
 namespace arena::murus {
 namespace {
 
@@ -10,18 +8,6 @@ constexpr int rows_to_goal(Side s, int square) {
   const int row = square / kCols;
   return s == Side::White ? row : kRows - 1 - row;
 }
-
-// Worth of a piece by its distance to the goal row. Only a tower two rows away can reach the goal
-// in one move (a split puts its second stone there); a tower one row away never can. Walls never
-// move, but a wall ahead turns a later split onto it into a tower further up.
-constexpr std::array<int, kRows> kTowerAdvance = {0, 30, 120, 75, 40, 15, 0};
-constexpr std::array<int, kRows> kWallAdvance = {0, 10, 30, 30, 20, 8, 0};
-constexpr int kStone = 100;
-constexpr int kTowerBonus = 40;       // a tower can still move; two walls cannot
-constexpr int kMobility = 4;          // per legal move
-constexpr int kGoalThreat = 400;      // the side not to move threatens to reach its goal
-constexpr int kSacrificeThreat = 12;  // an enemy wall one of our towers can remove
-constexpr int kHomeGuard = 10;        // a piece on a cell the opponent's goal split must land on
 
 // The forward directions of a side: the only ones that can reach its goal row.
 constexpr std::array<int, 3> forward(Side s) {
@@ -36,31 +22,62 @@ Bitboard goal_threats(Side s, const Movers& m) {
   return out;
 }
 
-int side_score(const State& st, Side s, const Movers& m) {
-  int score = kStone * st.stone_count(s) + kTowerBonus * popcount(st.towers(s));
-  for (Bitboard b = st.towers(s); b;) score += kTowerAdvance[rows_to_goal(s, pop_lsb(b))];
-  for (Bitboard b = st.walls(s); b;) score += kWallAdvance[rows_to_goal(s, pop_lsb(b))];
+// Adds the side's terms to t with the sign given (+1 ours, -1 theirs).
+void add_side(Terms& t, const State& st, Side s, const Movers& m, int sign) {
+  for (Bitboard b = st.towers(s); b;) {
+    const int r = rows_to_goal(s, pop_lsb(b));
+    if (r > 0) t[kTower1 + r - 1] += sign;
+  }
+  for (Bitboard b = st.walls(s); b;) {
+    const int r = rows_to_goal(s, pop_lsb(b));
+    if (r > 0) t[kWall1 + r - 1] += sign;
+  }
   int moves = 0;
   Bitboard attacked = 0;
   for (int d = 0; d < 8; ++d) {
     moves += popcount(m.split[d]) + popcount(m.sacrifice[d]);
     attacked |= shift(m.sacrifice[d], d);
   }
-  score += kMobility * moves + kSacrificeThreat * popcount(attacked);
-  // Pieces on the two rows in front of home hold the cells an enemy goal split needs.
+  t[kMobility] += sign * moves;
+  t[kSacrificeThreat] += sign * popcount(attacked);
   const Bitboard home = s == Side::White ? (kRowA << 40) | (kRowA << 48) : kRowA | (kRowA << 8);
-  score += kHomeGuard * popcount(st.occupied(s) & home);
-  return score;
+  t[kHomeGuard] += sign * popcount(st.occupied(s) & home);
+}
+
+Terms terms(const State& s, const Movers& mine, const Movers& theirs) {
+  const Side us = s.side_to_move(), them = opposite(us);
+  Terms t{};
+  add_side(t, s, us, mine, 1);
+  add_side(t, s, them, theirs, -1);
+  t[kGoalThreats] = popcount(goal_threats(them, theirs));
+  return t;
 }
 
 }  // namespace
 
+int material(const State& s) {
+  return s.stone_count(s.side_to_move()) - s.stone_count(opposite(s.side_to_move()));
+}
+
+bool goal_next_move(const State& s) {
+  return goal_threats(s.side_to_move(), s.movers(s.side_to_move())) != 0;
+}
+
+Terms terms(const State& s) {
+  return terms(s, s.movers(s.side_to_move()), s.movers(opposite(s.side_to_move())));
+}
+
+int evaluate(const State& s, const Terms& weights) {
+  const Movers mine = s.movers(s.side_to_move());
+  if (goal_threats(s.side_to_move(), mine)) return kGoalNextMove;
+  const Terms t = terms(s, mine, s.movers(opposite(s.side_to_move())));
+  int score = kStoneValue * material(s);
+  for (int i = 0; i < kTerms; ++i) score += weights[i] * t[i];
+  return score;
+}
+
 int evaluate(const State& s) {
-  const Side us = s.side_to_move(), them = opposite(us);
-  const Movers mine = s.movers(us), theirs = s.movers(them);
-  if (goal_threats(us, mine)) return kGoalNextMove;
-  return side_score(s, us, mine) - side_score(s, them, theirs) +
-         -kGoalThreat * popcount(goal_threats(them, theirs));
+  return evaluate(s, kWeights);
 }
 
 }  // namespace arena::murus

@@ -1,5 +1,8 @@
 #pragma once
 // What the search needs to know about a Murus Gallicus position, from the side to move's view.
+#include <array>
+#include <string_view>
+
 #include "games/murus/state.hpp"
 
 namespace arena::murus {
@@ -8,6 +11,35 @@ namespace arena::murus {
 // kept well below the search's win scores.
 inline constexpr int kGoalNextMove = 200'000;
 
+// Otherwise the evaluation is 100 per stone plus a weighted sum of these terms, each ours less
+// theirs (the last one only theirs). bench/texel_tune can fit the weights (docs/tuning.md).
+// kTowerN / kWallN: towers / walls N rows from the goal row.
+// clang-format off
+enum Term {
+  kTower1, kTower2, kTower3, kTower4, kTower5, kTower6,
+  kWall1, kWall2, kWall3, kWall4, kWall5, kWall6,
+  kMobility,         // legal moves
+  kSacrificeThreat,  // enemy walls one of our towers can remove
+  kHomeGuard,        // pieces on the two rows an enemy goal split must land on
+  kGoalThreats,      // the opponent's towers that can split onto its goal row next move
+  kTerms
+};
+// clang-format on
+using Terms = std::array<int, kTerms>;
+inline constexpr std::array<std::string_view, kTerms> kTermNames = {
+    "tower1",     "tower2",      "tower3", "tower4", "tower5", "tower6",   "wall1",
+    "wall2",      "wall3",       "wall4",  "wall5",  "wall6",  "mobility", "sacrifice_threat",
+    "home_guard", "goal_threats"};
+inline constexpr int kStoneValue = 100;
+// A tower 2 rows from the goal is the one that can reach it; a tower can still move, two walls
+// cannot; walls ahead turn later splits onto them into towers further up.
+inline constexpr Terms kWeights = {70, 160, 115, 80, 55, 40, 10, 30, 30, 20, 8, 0, 4, 12, 10, -400};
+
+int material(const State& s);  // our stones less theirs
+// Whether the side to move can split onto its goal row: then evaluate() is kGoalNextMove.
+bool goal_next_move(const State& s);
+Terms terms(const State& s);
+int evaluate(const State& s, const Terms& weights);
 int evaluate(const State& s);
 
 }  // namespace arena::murus
