@@ -81,6 +81,24 @@ extern "C" void kill_groups_and_die(int sig) {
   ::raise(sig);
 }
 
+// Holds the stop signals back in this thread from before a child is started until its group is
+// registered: a signal in between would end arena without killing the new child.
+class StopSignalsHeld {
+ public:
+  StopSignalsHeld() {
+    sigset_t stops;
+    sigemptyset(&stops);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&stops, sig);
+    ::pthread_sigmask(SIG_BLOCK, &stops, &old_);
+  }
+  ~StopSignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  StopSignalsHeld(const StopSignalsHeld&) = delete;
+  StopSignalsHeld& operator=(const StopSignalsHeld&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
 std::chrono::microseconds rusage_user(const rusage& ru) {
   return std::chrono::seconds(ru.ru_utime.tv_sec) + std::chrono::microseconds(ru.ru_utime.tv_usec);
 }
@@ -254,6 +272,7 @@ void ChildProcess::spawn_jailed(const std::string& command, const std::vector<st
     if (fd >= 0) fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
   {
     std::lock_guard lock(spawn_mutex());
+    const StopSignalsHeld held;
     const pid_t parent = ::getpid();
     pid_ = ::fork();
     if (pid_ == 0) {
@@ -321,6 +340,7 @@ void ChildProcess::spawn(const char* command, void* file_actions,
   const char* argv[] = {"/bin/sh", "-c", command, nullptr};
   // The group is registered at once, so a stop signal never misses it.
   std::lock_guard lock(spawn_mutex());
+  const StopSignalsHeld held;
   const int rc = ::posix_spawn(&pid_, "/bin/sh", actions, &attr, const_cast<char**>(argv),
                                env.empty() ? environ : envp.data());
   posix_spawnattr_destroy(&attr);

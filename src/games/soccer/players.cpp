@@ -28,9 +28,34 @@ class RandomTurns final : public Player {
   Rng rng_;
 };
 
+// What both searching players report about a chosen turn: a line for verbose output, and the
+// score and depth kept in the game record.
+class ReportingTurns : public Player {
+ public:
+  std::string last_info() const override { return info_; }
+  std::optional<SearchSummary> last_search() const override { return summary_; }
+
+ protected:
+  std::string report(const TurnChoice& c, std::string_view counted) {
+    info_ = fmt::format("depth {} score {} {} {} time {} ms", c.depth, c.score, counted, c.nodes,
+                        c.elapsed.count());
+    summary_ = {c.score, c.depth};
+    return turn_text(c.turn);
+  }
+  std::string report_random(Turn turn) {
+    info_ = "random turn (level)";
+    summary_.reset();
+    return turn_text(turn);
+  }
+
+ private:
+  std::string info_;
+  std::optional<SearchSummary> summary_;
+};
+
 // The alpha-beta over whole turns; at a strength level (docs/levels.md) it also plays a random
 // turn now and then.
-class SearchTurns final : public Player {
+class SearchTurns final : public ReportingTurns {
  public:
   SearchTurns(std::string name, SearchLimits limits, int threads = 1, int random_percent = 0,
               std::uint64_t seed = 1)
@@ -41,19 +66,10 @@ class SearchTurns final : public Player {
         rng_(seed) {}
   std::string name() const override { return name_; }
   std::string choose(const AnyState& state) override {
-    if (random_percent_ > 0 && rng_.below(100) < static_cast<std::uint64_t>(random_percent_)) {
-      info_ = "random turn (level)";
-      summary_.reset();
-      return turn_text(random_turn(state_of(state), rng_));
-    }
-    const TurnChoice c = engine_.choose(state_of(state), limits_);
-    info_ = fmt::format("depth {} score {} nodes {} time {} ms", c.depth, c.score, c.nodes,
-                        c.elapsed.count());
-    summary_ = {c.score, c.depth};
-    return turn_text(c.turn);
+    if (random_percent_ > 0 && rng_.below(100) < static_cast<std::uint64_t>(random_percent_))
+      return report_random(random_turn(state_of(state), rng_));
+    return report(engine_.choose(state_of(state), limits_), "nodes");
   }
-  std::string last_info() const override { return info_; }
-  std::optional<SearchSummary> last_search() const override { return summary_; }
 
  private:
   std::string name_;
@@ -61,30 +77,20 @@ class SearchTurns final : public Player {
   TurnEngine engine_;
   int random_percent_;
   Rng rng_;
-  std::string info_;
-  std::optional<SearchSummary> summary_;
 };
 
 // Monte-Carlo tree search over whole turns (mcts.hpp): the engine's default with a move time.
-class MctsTurns final : public Player {
+class MctsTurns final : public ReportingTurns {
  public:
   MctsTurns(std::string name, MctsSettings settings) : name_(std::move(name)), mcts_(settings) {}
   std::string name() const override { return name_; }
   std::string choose(const AnyState& state) override {
-    const TurnChoice c = mcts_.choose(state_of(state));
-    info_ = fmt::format("depth {} score {} iterations {} time {} ms", c.depth, c.score, c.nodes,
-                        c.elapsed.count());
-    summary_ = {c.score, c.depth};
-    return turn_text(c.turn);
+    return report(mcts_.choose(state_of(state)), "iterations");
   }
-  std::string last_info() const override { return info_; }
-  std::optional<SearchSummary> last_search() const override { return summary_; }
 
  private:
   std::string name_;
   Mcts mcts_;
-  std::string info_;
-  std::optional<SearchSummary> summary_;
 };
 
 class HumanTurns final : public Player {
