@@ -9,15 +9,13 @@
 #include "core/rng.hpp"
 #include "games/fission/eval.hpp"
 #include "search/search.hpp"
+#include "support/positions.hpp"
 
 namespace arena {
 namespace {
 
-Bitboard cells(std::initializer_list<const char*> names) {
-  Bitboard b = 0;
-  for (const char* n : names) b |= bit((n[0] - 'A') * 8 + (n[1] - '1'));
-  return b;
-}
+using testing::cells;
+using testing::search_to_depth;
 
 template <class S, class List>
 std::vector<std::string> texts(const S& s, const List& list) {
@@ -92,20 +90,13 @@ fission::State last_ply(LimitRule rule) {
 
 TEST(FissionLimit, MoreStonesPlaysForTheCount) {
   const auto s = last_ply(LimitRule::MoreStones);
-  Searcher<fission::State> searcher;
-  SearchLimits limits;
-  limits.max_depth = 2;
-  const auto out = searcher.search(s, limits);
+  const auto out = search_to_depth(s, 2);
   EXPECT_EQ(s.move_text(out.best), "C6,S");
   EXPECT_EQ(out.score, kWinScore - 1);
 }
 
 TEST(FissionLimit, UnderTheDrawRuleEveryMoveDraws) {
-  const auto s = last_ply(LimitRule::Draw);
-  Searcher<fission::State> searcher;
-  SearchLimits limits;
-  limits.max_depth = 2;
-  EXPECT_EQ(searcher.search(s, limits).score, -kDrawContempt);
+  EXPECT_EQ(search_to_depth(last_ply(LimitRule::Draw), 2).score, -kDrawContempt);
 }
 
 TEST(FissionLimit, LeadTermGrowsTowardsTheLimit) {

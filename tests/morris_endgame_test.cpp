@@ -15,6 +15,7 @@
 #include "games/morris/endgames.hpp"
 #include "games/morris/eval.hpp"
 #include "search/search.hpp"
+#include "support/positions.hpp"
 
 namespace arena::morris::endgame {
 namespace {
@@ -22,13 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using Kind = EndgameValue::Kind;
 
-Points pts(std::string_view list) {
-  Points b = 0;
-  std::istringstream in{std::string(list)};
-  std::string name;
-  while (in >> name) b |= point_bit(*point_index(name));
-  return b;
-}
+using testing::pts;
 
 // The 3-3 table, solved once for the whole test program.
 const Table& table33() {
@@ -172,10 +167,7 @@ TEST(MorrisEndgame, TheEngineUsesADatabaseWin) {
   const int plies = decode(t[index]).plies;
 
   use_tables(std::move(set));
-  Searcher<State> searcher;
-  SearchLimits limits;
-  limits.max_depth = 2;
-  const auto out = searcher.search(s, limits);
+  const auto out = testing::search_to_depth(s, 2);
   use_tables(TableSet{});
   ASSERT_TRUE(out.has_move);
   EXPECT_EQ(out.score, kWinScore - plies);

@@ -8,22 +8,12 @@
 #include <vector>
 
 #include "games/morris/state.hpp"
+#include "support/positions.hpp"
 
 namespace arena::morris {
 namespace {
 
-// "a1 d1 g1" -> point mask.
-Points pts(std::string_view list) {
-  Points b = 0;
-  std::istringstream in{std::string(list)};
-  std::string name;
-  while (in >> name) {
-    const auto p = point_index(name);
-    EXPECT_TRUE(p) << name;
-    if (p) b |= point_bit(*p);
-  }
-  return b;
-}
+using testing::pts;
 
 // A position after placing (no pieces in hand), or with the given hands.
 State position(std::string_view white, std::string_view black, Side to_move = Side::White,

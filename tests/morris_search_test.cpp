@@ -9,18 +9,14 @@
 #include "games/registry.hpp"
 #include "referee/local_match.hpp"
 #include "search/search.hpp"
+#include "support/positions.hpp"
 #include "support/strength.hpp"
 
 namespace arena::morris {
 namespace {
 
-Points pts(std::string_view list) {
-  Points b = 0;
-  std::istringstream in{std::string(list)};
-  std::string name;
-  while (in >> name) b |= point_bit(*point_index(name));
-  return b;
-}
+using testing::pts;
+using testing::search_to_depth;
 
 State after(State s, std::string_view moves) {
   std::istringstream in{std::string(moves)};
@@ -33,18 +29,11 @@ State after(State s, std::string_view moves) {
   return s;
 }
 
-Searcher<State>::Outcome search(const State& s, int depth) {
-  Searcher<State> searcher;
-  SearchLimits limits;
-  limits.max_depth = depth;
-  return searcher.search(s, limits);
-}
-
 TEST(MorrisSearch, ClosesTheWinningMill) {
   // c3d3 closes d1-d2-d3; any removal leaves Black with 2 pieces.
   const State s =
       *State::from_position({pts("d1 d2 c3 g7"), pts("b6 f4 c5"), 0, 0, Side::White, 0}).value;
-  const auto out = search(s, 3);
+  const auto out = search_to_depth(s, 3);
   ASSERT_TRUE(out.has_move);
   EXPECT_EQ(s.move_text(out.best).substr(0, 4), "c3d3");
   EXPECT_EQ(out.score, kWinScore - 1);
@@ -59,7 +48,7 @@ State shuttle_start() {
 
 TEST(MorrisSearch, TheSideBehindTakesTheRepetitionDraw) {
   const State s = after(shuttle_start(), "a1d1 d7a7 d1a1");
-  const auto out = search(s, 3);
+  const auto out = search_to_depth(s, 3);
   ASSERT_TRUE(out.has_move);
   EXPECT_EQ(s.move_text(out.best), "a7d7");
   EXPECT_EQ(out.score, -kDrawContempt);  // a draw, scored with contempt for the searching side
@@ -70,7 +59,7 @@ TEST(MorrisSearch, TheSideBehindTakesTheRepetitionDraw) {
 
 TEST(MorrisSearch, TheSideAheadAvoidsTheRepetition) {
   const State s = after(shuttle_start(), "a1d1 d7a7");
-  const auto out = search(s, 4);
+  const auto out = search_to_depth(s, 4);
   ASSERT_TRUE(out.has_move);
   EXPECT_NE(s.move_text(out.best), "d1a1");
   EXPECT_GT(out.score, 0);
@@ -118,7 +107,7 @@ TEST(MorrisSearch, ConvertsAgainstAFlyingDefenderWithoutRepeating) {
 
 TEST(MorrisSearch, FixedDepthIsDeterministic) {
   const State s = after(State::start(), "a1 b2 d1");
-  const auto a = search(s, 5), b = search(s, 5);
+  const auto a = search_to_depth(s, 5), b = search_to_depth(s, 5);
   EXPECT_EQ(a.best, b.best);
   EXPECT_EQ(a.score, b.score);
   EXPECT_EQ(a.nodes, b.nodes);

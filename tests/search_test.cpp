@@ -7,36 +7,31 @@
 #include "games/fission/eval.hpp"
 #include "games/registry.hpp"
 #include "referee/local_match.hpp"
+#include "support/positions.hpp"
 #include "support/strength.hpp"
 
 namespace arena {
 namespace {
 
-Bitboard cells(std::initializer_list<const char*> names) {
-  Bitboard b = 0;
-  for (const char* n : names) b |= bit((n[0] - 'A') * 8 + (n[1] - '1'));
-  return b;
+using testing::cells;
+using testing::search_to_depth;
+
+// White A4 and H8 against Black D4 and D5. A4,S slides to C4 and hits D4; the blast around C4
+// takes D4 and D5 (and the mover), H8 survives: White wins at once. Nothing else wins in one.
+fission::State winning_hit() {
+  return fission::State::from_stones(cells({"A4", "H8"}), cells({"D4", "D5"}));
 }
 
 TEST(Search, FindsTheWinningHit) {
-  // White A4 and H8 against Black D4 and D5. A4,S slides to C4 and hits D4; the blast around C4
-  // takes D4 and D5 (and the mover), H8 survives: White wins at once. Nothing else wins in one.
-  const auto s = fission::State::from_stones(cells({"A4", "H8"}), cells({"D4", "D5"}));
-  Searcher<fission::State> searcher;
-  SearchLimits limits;
-  limits.max_depth = 3;
-  const auto out = searcher.search(s, limits);
+  const auto s = winning_hit();
+  const auto out = search_to_depth(s, 3);
   ASSERT_TRUE(out.has_move);
   EXPECT_EQ(s.move_text(out.best), "A4,S");
   EXPECT_EQ(out.score, kWinScore - 1);
 }
 
 TEST(Search, NoMoveInAFinishedGame) {
-  const auto s = fission::State::from_stones(cells({"A1"}), 0);
-  Searcher<fission::State> searcher;
-  SearchLimits limits;
-  limits.max_depth = 4;
-  EXPECT_FALSE(searcher.search(s, limits).has_move);
+  EXPECT_FALSE(search_to_depth(fission::State::from_stones(cells({"A1"}), 0), 4).has_move);
 }
 
 TEST(Search, FixedDepthIsDeterministic) {
@@ -63,11 +58,8 @@ TEST(Search, NodeLimitStopsTheSearch) {
 }
 
 TEST(Search, ThreadsFindTheSameForcedWin) {
-  const auto s = fission::State::from_stones(cells({"A4", "H8"}), cells({"D4", "D5"}));
-  Searcher<fission::State> searcher(16, SearchOptions{.threads = 3});
-  SearchLimits limits;
-  limits.max_depth = 4;
-  const auto out = searcher.search(s, limits);
+  const auto s = winning_hit();
+  const auto out = search_to_depth(s, 4, SearchOptions{.threads = 3});
   ASSERT_TRUE(out.has_move);
   EXPECT_EQ(s.move_text(out.best), "A4,S");
   EXPECT_EQ(out.score, kWinScore - 1);
@@ -93,11 +85,8 @@ TEST(Search, ThreadsShareTheNodeCountAndPlayLegalMoves) {
 
 // Aspiration windows and reductions change the tree, not the value of a forced win.
 TEST(Search, RefinementsKeepTheForcedWin) {
-  const auto s = fission::State::from_stones(cells({"A4", "H8"}), cells({"D4", "D5"}));
-  Searcher<fission::State> searcher(16, SearchOptions{.aspiration = true, .reductions = true});
-  SearchLimits limits;
-  limits.max_depth = 6;
-  const auto out = searcher.search(s, limits);
+  const auto s = winning_hit();
+  const auto out = search_to_depth(s, 6, SearchOptions{.aspiration = true, .reductions = true});
   EXPECT_EQ(s.move_text(out.best), "A4,S");
   EXPECT_EQ(out.score, kWinScore - 1);
 }

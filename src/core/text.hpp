@@ -1,7 +1,9 @@
 #pragma once
 // Small string helpers shared by parsers of outside text.
+#include <charconv>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace arena {
@@ -27,6 +29,17 @@ inline std::vector<std::string_view> words(std::string_view s) {
     if (i > start) out.push_back(s.substr(start, i - start));
   }
   return out;
+}
+
+// A whole decimal number within [lo, hi] into `out` (left as it was on failure): no sign other
+// than a leading '-', no trailing characters.
+template <class T>
+bool parse_number(std::string_view text, T lo, T hi, T& out) {
+  T v{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || end != text.data() + text.size() || v < lo || v > hi) return false;
+  out = v;
+  return true;
 }
 
 inline std::string to_upper(std::string_view s) {

@@ -22,15 +22,6 @@ bool is_name_char(char c) {
          c == '-' || c == '.' || c == '+';
 }
 
-template <class T>
-bool parse_number(std::string_view text, T lo, T hi, T& out) {
-  T v{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || end != text.data() + text.size() || v < lo || v > hi) return false;
-  out = v;
-  return true;
-}
-
 std::string default_name(const AgentSpec& a) {
   std::string base;
   switch (a.kind) {

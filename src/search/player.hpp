@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/any_game.hpp"
+#include "search/limits.hpp"
 
 namespace arena {
 
@@ -76,6 +77,19 @@ class Player {
 constexpr int engine_budget_ms(int move_time_ms) {
   const int margin = 50 + move_time_ms / 20;
   return move_time_ms > margin + 10 ? move_time_ms - margin : (move_time_ms * 2) / 3;
+}
+
+// What one engine move may search: the tighter of the spec's own depth and node limits and its
+// level's; the move time applies unless the spec itself fixes a depth or a node count.
+inline SearchLimits engine_limits(const PlayerSpec& spec) {
+  const EngineLevel level = engine_level(spec.level);
+  SearchLimits limits;
+  if (const int depth = tighter_limit(spec.depth, level.depth); depth > 0) limits.max_depth = depth;
+  if (const std::uint64_t nodes = tighter_limit(spec.nodes, level.nodes); nodes > 0)
+    limits.max_nodes = nodes;
+  if (spec.depth == 0 && spec.nodes == 0)
+    limits.time = std::chrono::milliseconds(engine_budget_ms(spec.move_time_ms));
+  return limits;
 }
 
 }  // namespace arena

@@ -91,15 +91,7 @@ class EnginePlayer final : public Player {
       summary_.reset();
       return s.move_text(moves[rng_.below(moves.size())]);
     }
-    // The tighter of the spec's own limits and the level's; the time always applies.
-    SearchLimits limits;
-    const int depth = tighter_limit(spec_.depth, level_.depth);
-    const std::uint64_t nodes = tighter_limit(spec_.nodes, level_.nodes);
-    if (depth > 0) limits.max_depth = depth;
-    if (nodes > 0) limits.max_nodes = nodes;
-    if (spec_.depth == 0 && spec_.nodes == 0)
-      limits.time = std::chrono::milliseconds(engine_budget_ms(spec_.move_time_ms));
-    const auto out = searcher_.search(s, limits);
+    const auto out = searcher_.search(s, engine_limits(spec_));
     info_ = fmt::format("depth {} score {} nodes {} time {} ms", out.depth, out.score, out.nodes,
                         out.elapsed.count());
     summary_ = {out.score, out.depth};

@@ -188,19 +188,24 @@ class Searcher {
 
   // Draws count slightly against the side the search plays for ("contempt"): against a weaker
   // opponent a game that goes on is worth more than a draw taken early.
+  int draw_score(const S& s) const {
+    return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
+  }
+  // A decided game, from the side to move's view: the sooner a win, the better.
+  static int decided_score(bool mover_wins, int plies_to_end) {
+    return mover_wins ? kWinScore - plies_to_end : -(kWinScore - plies_to_end);
+  }
+
   int terminal_score(const S& s, const Result& r, int ply) const {
-    if (r.outcome == arena::Outcome::Draw)
-      return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
-    const bool mover_wins =
-        (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White);
-    return mover_wins ? kWinScore - ply : -(kWinScore - ply);
+    if (r.outcome == arena::Outcome::Draw) return draw_score(s);
+    return decided_score(
+        (r.outcome == arena::Outcome::WhiteWins) == (s.side_to_move() == Side::White), ply);
   }
 
   int database_score(const S& s, const EndgameValue& v, int ply) const {
-    if (v.kind == EndgameValue::Kind::Draw)
-      return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
-    const int to_end = ply + std::min(v.plies, kMaxDatabasePlies);
-    return v.kind == EndgameValue::Kind::Win ? kWinScore - to_end : -(kWinScore - to_end);
+    if (v.kind == EndgameValue::Kind::Draw) return draw_score(s);
+    return decided_score(v.kind == EndgameValue::Kind::Win,
+                         ply + std::min(v.plies, kMaxDatabasePlies));
   }
 
   // Past the nominal depth, only the noisy moves are searched, and the side to move may stand

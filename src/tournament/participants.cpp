@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <fstream>
 #include <map>
 #include <set>
@@ -30,14 +29,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool parse_int(std::string_view text, int lo, int hi, int& out) {
-  int v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || end != text.data() + text.size() || v < lo || v > hi) return false;
-  out = v;
-  return true;
-}
-
 // The sandbox options that may open a participant's line: dir=PATH memory=MB cpus=N
 // processes=N log=MB. Consumes them from `spec`; gives an error or "".
 std::string take_sandbox_options(std::string_view& spec, Participant& p) {
@@ -53,18 +44,19 @@ std::string take_sandbox_options(std::string_view& spec, Participant& p) {
       if (value.empty()) return "dir= needs a folder";
       p.dir = std::string(value);
     } else if (key == "memory") {
-      if (!parse_int(value, 16, 1'048'576, n))
+      if (!parse_number(value, 16, 1'048'576, n))
         return fmt::format("'{}': memory is MB, 16 to 1048576", w[0]);
       p.memory_bytes = static_cast<std::uint64_t>(n) * 1024 * 1024;
     } else if (key == "cpus") {
-      if (!parse_int(value, 1, 256, n)) return fmt::format("'{}': cpus must be 1 to 256", w[0]);
+      if (!parse_number(value, 1, 256, n)) return fmt::format("'{}': cpus must be 1 to 256", w[0]);
       p.cpus = n;
     } else if (key == "processes") {
-      if (!parse_int(value, 1, 100'000, n))
+      if (!parse_number(value, 1, 100'000, n))
         return fmt::format("'{}': processes must be 1 to 100000", w[0]);
       p.max_processes = n;
     } else if (key == "log") {
-      if (!parse_int(value, 1, 65'536, n)) return fmt::format("'{}': log is MB, 1 to 65536", w[0]);
+      if (!parse_number(value, 1, 65'536, n))
+        return fmt::format("'{}': log is MB, 1 to 65536", w[0]);
       p.log_bytes = static_cast<std::uint64_t>(n) * 1024 * 1024;
     } else {
       return {};  // an agent's own option (engine time=...) or not an option
@@ -95,7 +87,7 @@ Parsed<Participant> parse_spec(std::string_view spec) {
     return P::ok(std::move(p));
   }
   if (kind == "soccer-ref") {
-    if (w.size() != 2 || !parse_int(w[1], 0, 2, p.level))
+    if (w.size() != 2 || !parse_number(w[1], 0, 2, p.level))
       return P::fail("'soccer-ref' takes one level: 0, 1 or 2");
     p.kind = AgentKind::SoccerRef;
     return P::ok(std::move(p));
@@ -107,16 +99,16 @@ Parsed<Participant> parse_spec(std::string_view spec) {
       const std::string_view key = w[i].substr(0, eq);
       const std::string_view value = eq == std::string_view::npos ? "" : w[i].substr(eq + 1);
       if (key == "time") {
-        if (!parse_int(value, 1, 3'600'000, p.time_ms))
+        if (!parse_number(value, 1, 3'600'000, p.time_ms))
           return P::fail(fmt::format("'{}': time must be milliseconds, 1 to 3600000", w[i]));
       } else if (key == "depth") {
-        if (!parse_int(value, 1, 60, p.depth))
+        if (!parse_number(value, 1, 60, p.depth))
           return P::fail(fmt::format("'{}': depth must be 1 to 60", w[i]));
       } else if (key == "threads") {
-        if (!parse_int(value, 1, 64, p.threads))
+        if (!parse_number(value, 1, 64, p.threads))
           return P::fail(fmt::format("'{}': threads must be 1 to 64", w[i]));
       } else if (key == "level") {
-        if (!parse_int(value, 1, kEngineLevels, p.level))
+        if (!parse_number(value, 1, kEngineLevels, p.level))
           return P::fail(fmt::format("'{}': level must be 1 to {}", w[i], kEngineLevels));
       } else {
         return P::fail(

@@ -161,23 +161,17 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
     case PlayerKind::Engine:
       break;
   }
-  const EngineLevel level = engine_level(spec.level);
-  const int depth = tighter_limit(spec.depth, level.depth);
-  const std::uint64_t nodes = tighter_limit(spec.nodes, level.nodes);
-  if (depth > 0 || nodes > 0) {
-    if (depth > 0) limits.max_depth = depth;
-    if (nodes > 0) limits.max_nodes = nodes;
-    if (spec.depth == 0 && spec.nodes == 0)
-      limits.time = std::chrono::milliseconds(engine_budget_ms(spec.move_time_ms));
+  limits = engine_limits(spec);
+  if (limits.max_depth || limits.max_nodes) {
     std::string name = spec.level > 0   ? fmt::format("engine(level {})", spec.level)
                        : spec.depth > 0 ? fmt::format("engine(depth {})", spec.depth)
                                         : fmt::format("engine(nodes {})", spec.nodes);
     return std::make_unique<SearchTurns>(std::move(name), limits, spec.threads,
-                                         level.random_percent, spec.seed);
+                                         engine_level(spec.level).random_percent, spec.seed);
   }
   // The tree search is one thread: threads=N applies to the alpha-beta (depth= or nodes=).
   MctsSettings settings;
-  settings.time = std::chrono::milliseconds(engine_budget_ms(spec.move_time_ms));
+  settings.time = limits.time;  // neither depth nor nodes: the move time
   return std::make_unique<MctsTurns>("engine", settings);
 }
 
