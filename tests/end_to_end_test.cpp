@@ -50,18 +50,27 @@ std::vector<std::string> connect_args(const std::string& port) {
   return {ARENA_BINARY, "connect", "fission", "127.0.0.1", port, "--move-time", "200"};
 }
 
+// The port a just-started `arena serve` announces on its first line ("" if it announced none).
+std::string announced_port(Process& server) {
+  const auto first = server.read_stdout_line(10s);
+  std::smatch m;
+  if (!first || !std::regex_search(*first, m, std::regex(R"(listening on 127\.0\.0\.1:(\d+))")))
+    return "";
+  return m[1];
+}
+
+Process fission_server(const std::filesystem::path& records) {
+  return Process({ARENA_BINARY, "serve", "fission", "--port", "0", "--warmup", "0.1",
+                  "--moves-per-player", std::to_string(kMovesPerPlayer), "--records",
+                  records.string()});
+}
+
 TEST(EndToEnd, TwoEnginesPlayAWholeGameThroughTheServer) {
   TempDir dir;
   const auto records = dir.path() / "records";
-  Process server({ARENA_BINARY, "serve", "fission", "--port", "0", "--warmup", "0.1",
-                  "--moves-per-player", std::to_string(kMovesPerPlayer), "--records",
-                  records.string()});
-  const auto first = server.read_stdout_line(10s);
-  ASSERT_TRUE(first) << "no output from the server; stderr: " << server.err();
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(*first, m, std::regex(R"(listening on 127\.0\.0\.1:(\d+))")))
-      << *first;
-  const std::string port = m[1];
+  Process server = fission_server(records);
+  const std::string port = announced_port(server);
+  ASSERT_NE(port, "") << server.out() << server.err();
   ASSERT_NE(port, "0");
 
   // White is whoever connects first: start Black only once White is seated.
@@ -117,6 +126,43 @@ TEST(EndToEnd, TwoEnginesPlayAWholeGameThroughTheServer) {
   };
   EXPECT_EQ(wm[1], word(Side::White));
   EXPECT_EQ(bm[1], word(Side::Black));
+}
+
+// The client plays by the rules it is given (by default the course server's: in Fission more
+// stones wins at the move limit), says them, and stops clearly when the server goes past them.
+TEST(EndToEnd, ConnectSaysItsRulesAndStopsWhenTheServerGoesPastThem) {
+  TempDir dir;
+  Process server = fission_server(dir.path() / "records");
+  const std::string port = announced_port(server);
+  ASSERT_NE(port, "") << server.out() << server.err();
+
+  Process white({ARENA_BINARY, "connect", "fission", "127.0.0.1", port, "--player", "random",
+                 "--moves-per-player", "1"});
+  ASSERT_NE(await_line(server, "White connected from", 10s), "") << server.out() << server.err();
+  Process black({ARENA_BINARY, "connect", "fission", "127.0.0.1", port, "--player", "random",
+                 "--limit-rule", "draw"});
+
+  const auto white_exit = white.wait(30s);
+  const auto black_exit = black.wait(30s);
+  ASSERT_TRUE(server.wait(10s)) << server.out() << server.err();
+  EXPECT_EQ(white_exit, 3) << white.out() << white.err();
+  EXPECT_NE(white.err().find(
+                "Playing Fission as White (move limit 1 a player; at the limit more stones wins)"),
+            std::string::npos)
+      << white.err();
+  EXPECT_NE(white.err().find("error: the server sent YOUR_TURN at ply 2, after the game ended by "
+                             "the rules we play by (the move limit was reached"),
+            std::string::npos)
+      << white.err();
+  EXPECT_NE(white.err().find("(--moves-per-player, --limit-rule)"), std::string::npos)
+      << white.err();
+  // White left mid-game, so Black wins.
+  EXPECT_EQ(black_exit, 0) << black.out() << black.err();
+  EXPECT_NE(
+      black.err().find("Playing Fission as Black (move limit 50 a player; at the limit a draw)"),
+      std::string::npos)
+      << black.err();
+  EXPECT_NE(black.out().find("VICTORY as Black"), std::string::npos) << black.out() << black.err();
 }
 
 TEST(EndToEnd, ConnectToAPortWhereNobodyListensFailsClearly) {

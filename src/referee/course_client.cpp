@@ -57,6 +57,14 @@ std::string result_word(course::ServerKind k) {
   }
 }
 
+// The rules the player assumes, said once so that a mismatch with the server is easy to see.
+std::string rules_note(const GameInfo& game, const RuleOptions& rules) {
+  const int limit = rules.moves_per_player.value_or(game.default_moves_per_player);
+  if (limit == 0) return "";
+  return fmt::format(" (move limit {} a player; at the limit {})", limit,
+                     rules.limit_rule == LimitRule::Draw ? "a draw" : "more stones wins");
+}
+
 }  // namespace
 
 ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions& options,
@@ -102,7 +110,8 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
       if (kind == K::Welcome) {
         if (side) throw ServerError("the server sent WELCOME twice");
         side = arg == "White" ? Side::White : Side::Black;
-        fmt::print(log, "Playing {} as {}\n", game.title, side_name(*side));
+        fmt::print(log, "Playing {} as {}{}\n", game.title, side_name(*side),
+                   rules_note(game, options.rules));
         log.flush();
         continue;
       }
@@ -121,7 +130,12 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
           break;
         }
         case K::YourTurn: {
-          if (state->side_to_move() != *side || state->result().over())
+          if (state->result().over())
+            throw ServerError(fmt::format(
+                "the server sent YOUR_TURN at ply {}, after the game ended by the rules we play "
+                "by ({}); give the server's rules (--moves-per-player, --limit-rule)",
+                state->ply(), state->result().detail));
+          if (state->side_to_move() != *side)
             throw ServerError(fmt::format(
                 "the server sent YOUR_TURN at ply {} when it is not our move", state->ply()));
           const std::string move = player.choose(*state);
