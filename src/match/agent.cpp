@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <stdexcept>
 #include <vector>
 
 #include "core/text.hpp"
 #include "referee/child_process.hpp"
 #include "referee/soccer_levels.hpp"
+#include "search/agent_words.hpp"
 #include "search/player.hpp"
 
 namespace arena::match {
@@ -16,11 +16,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
-
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-' || c == '.' || c == '+';
-}
 
 std::string default_name(const AgentSpec& a) {
   std::string base;
@@ -250,13 +245,7 @@ Parsed<AgentSpec> parse_agent(std::string_view text) {
     if (c == '\0' || c == '\n') return P::fail("contains a NUL or newline character");
   text = trim(text);
   AgentSpec a;
-  std::size_t n = 0;
-  while (n < text.size() && is_name_char(text[n])) ++n;
-  if (n > 0 && n < text.size() && text[n] == ':' &&
-      (n + 1 == text.size() || text[n + 1] == ' ' || text[n + 1] == '\t')) {
-    a.name = std::string(text.substr(0, n));
-    text = trim(text.substr(n + 1));
-  }
+  a.name = take_leading_name(text);
   a.spec = std::string(text);
   auto w = words(text);
   if (!w.empty() && w[0].starts_with("arena=")) {
@@ -290,40 +279,14 @@ Parsed<AgentSpec> parse_agent(std::string_view text) {
     a.kind = AgentSpec::SoccerRef;
   } else if (kind == "engine") {
     a.kind = AgentSpec::Engine;
-    for (std::size_t i = 1; i < w.size(); ++i) {
-      const auto eq = w[i].find('=');
-      const std::string_view key = w[i].substr(0, eq);
-      const std::string_view value = eq == std::string_view::npos ? "" : w[i].substr(eq + 1);
-      if (key == "threads") {
-        if (!parse_number(value, 1, 64, a.threads))
-          return P::fail(fmt::format("'{}': threads must be 1 to 64", w[i]));
-        continue;
-      }
-      if (key == "level") {
-        if (!parse_number(value, 1, kEngineLevels, a.level))
-          return P::fail(fmt::format("'{}': level must be 1 to {}", w[i], kEngineLevels));
-        continue;
-      }
-      if (a.limit) return P::fail("engine takes one of time=MS, depth=N or nodes=N");
-      MoveLimit l;
-      if (key == "time") {
-        l.kind = MoveLimit::Time;
-        if (!parse_number<std::uint64_t>(value, 1, 3'600'000, l.value))
-          return P::fail(fmt::format("'{}': time must be milliseconds, 1 to 3600000", w[i]));
-      } else if (key == "depth") {
-        l.kind = MoveLimit::Depth;
-        if (!parse_number<std::uint64_t>(value, 1, 60, l.value))
-          return P::fail(fmt::format("'{}': depth must be 1 to 60", w[i]));
-      } else if (key == "nodes") {
-        l.kind = MoveLimit::Nodes;
-        if (!parse_number<std::uint64_t>(value, 1, 1'000'000'000'000, l.value))
-          return P::fail(fmt::format("'{}': nodes must be 1 to 10^12", w[i]));
-      } else {
-        return P::fail(fmt::format(
-            "engine option '{}' is not time=MS, depth=N, nodes=N, threads=N or level=N", w[i]));
-      }
-      a.limit = l;
-    }
+    EngineWords e;
+    if (std::string error = read_engine_words(std::span(w).subspan(1), true, e); !error.empty())
+      return P::fail(std::move(error));
+    a.threads = e.threads;
+    a.level = e.level;
+    if (e.time_ms > 0) a.limit = MoveLimit{MoveLimit::Time, static_cast<std::uint64_t>(e.time_ms)};
+    if (e.depth > 0) a.limit = MoveLimit{MoveLimit::Depth, static_cast<std::uint64_t>(e.depth)};
+    if (e.nodes > 0) a.limit = MoveLimit{MoveLimit::Nodes, e.nodes};
   } else {
     return P::fail(fmt::format(
         "unknown agent kind '{}' (engine, greedy, random, soccer-ref, arena=PATH or protocol)",

@@ -9,25 +9,13 @@
 #include <stdexcept>
 
 #include "core/text.hpp"
+#include "search/agent_words.hpp"
 #include "search/player.hpp"
 
 namespace arena::tournament {
 namespace {
 
 constexpr std::uintmax_t kMaxFileBytes = 1 << 20;
-
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-' || c == '.' || c == '+';
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 // The sandbox options that may open a participant's line: dir=PATH memory=MB cpus=N
 // processes=N log=MB. Consumes them from `spec`; gives an error or "".
@@ -94,28 +82,13 @@ Parsed<Participant> parse_spec(std::string_view spec) {
   }
   if (kind == "engine") {
     p.kind = AgentKind::Engine;
-    for (std::size_t i = 1; i < w.size(); ++i) {
-      const auto eq = w[i].find('=');
-      const std::string_view key = w[i].substr(0, eq);
-      const std::string_view value = eq == std::string_view::npos ? "" : w[i].substr(eq + 1);
-      if (key == "time") {
-        if (!parse_number(value, 1, 3'600'000, p.time_ms))
-          return P::fail(fmt::format("'{}': time must be milliseconds, 1 to 3600000", w[i]));
-      } else if (key == "depth") {
-        if (!parse_number(value, 1, 60, p.depth))
-          return P::fail(fmt::format("'{}': depth must be 1 to 60", w[i]));
-      } else if (key == "threads") {
-        if (!parse_number(value, 1, 64, p.threads))
-          return P::fail(fmt::format("'{}': threads must be 1 to 64", w[i]));
-      } else if (key == "level") {
-        if (!parse_number(value, 1, kEngineLevels, p.level))
-          return P::fail(fmt::format("'{}': level must be 1 to {}", w[i], kEngineLevels));
-      } else {
-        return P::fail(
-            fmt::format("engine option '{}' is not time=MS, depth=N, threads=N or level=N", w[i]));
-      }
-    }
-    if (p.time_ms > 0 && p.depth > 0) return P::fail("engine takes time=MS or depth=N, not both");
+    EngineWords e;
+    if (std::string error = read_engine_words(std::span(w).subspan(1), false, e); !error.empty())
+      return P::fail(std::move(error));
+    p.time_ms = e.time_ms;
+    p.depth = e.depth;
+    p.threads = e.threads;
+    p.level = e.level;
     return P::ok(std::move(p));
   }
   return P::fail(
@@ -173,19 +146,9 @@ Parsed<Participant> parse_participant(std::string_view line) {
     return P::fail(fmt::format("longer than {} bytes", kMaxSpecBytes));
   for (char c : line)
     if (c == '\0' || c == '\n') return P::fail("contains a NUL or newline character");
-  line = trim(line);
-  // "NAME:" is a leading run of name characters ending in ':' and followed by a space or the end.
-  std::size_t n = 0;
-  while (n < line.size() && is_name_char(line[n])) ++n;
-  std::string name;
-  if (n > 0 && n < line.size() && line[n] == ':' &&
-      (n + 1 == line.size() || line[n + 1] == ' ' || line[n + 1] == '\t')) {
-    name = std::string(line.substr(0, n));
-    if (name.size() > kMaxNameBytes)
-      return P::fail(
-          fmt::format("the name '{}' is longer than {} characters", name, kMaxNameBytes));
-    line = trim(line.substr(n + 1));
-  }
+  std::string name = take_leading_name(line);
+  if (name.size() > kMaxNameBytes)
+    return P::fail(fmt::format("the name '{}' is longer than {} characters", name, kMaxNameBytes));
   auto parsed = parse_spec(line);
   if (parsed) parsed.value->name = std::move(name);
   return parsed;
