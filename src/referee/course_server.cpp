@@ -16,8 +16,10 @@
 #include "protocol/line_splitter.hpp"
 #include "referee/course_log.hpp"
 #include "referee/listener.hpp"
+#include "referee/queued_connection.hpp"
 #include "referee/record.hpp"
 #include "referee/run_directory.hpp"
+#include "referee/stop_signals.hpp"
 
 namespace arena {
 namespace {
@@ -36,20 +38,13 @@ struct Incoming {
   std::string text;
 };
 
-// One client connection: reads lines into an inbox, writes queued messages in order.
-class Connection : public std::enable_shared_from_this<Connection> {
+// One client connection: reads lines into an inbox; writes queued messages in order.
+class Connection final : public QueuedConnection {
  public:
   Connection(tcp::socket socket, int group)
-      : socket_(std::move(socket)), lines_(course::kMaxLineBytes), group_(group) {
-    asio::error_code ec;
-    const auto ep = socket_.remote_endpoint(ec);
-    peer_ = ec ? "unknown" : fmt::format("{}:{}", ep.address().to_string(), ep.port());
-    socket_.set_option(tcp::no_delay(true), ec);
-  }
+      : QueuedConnection(std::move(socket)), lines_(course::kMaxLineBytes), group_(group) {}
 
   void on_input(std::function<void()> callback) { on_input_ = std::move(callback); }
-  const std::string& peer() const { return peer_; }
-  bool closed() const { return closed_; }
   int group() const { return group_; }
   std::deque<Incoming>& inbox() { return inbox_; }
   // Whether the client has gone. An overlong line is not a departure: like any unreadable line
@@ -64,45 +59,22 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (reading_ || input_done_ || inbox_.size() >= kMaxQueuedLines) return;
     reading_ = true;
     socket_.async_read_some(asio::buffer(buffer_),
-                            [self = shared_from_this()](const asio::error_code& ec, std::size_t n) {
+                            [self = self<Connection>()](const asio::error_code& ec, std::size_t n) {
                               self->reading_ = false;
                               self->on_read(ec, n);
                             });
   }
 
-  void send(std::string line) {
-    if (closed_) return;
-    outbox_.push_back(std::move(line));
-    if (!writing_) write_next();
-  }
-
-  // Closes once everything queued has been sent (or at once if the peer is gone).
-  void close_after_flush() {
-    closing_ = true;
-    if (!writing_) close_now();
-  }
-
-  void close_now() {
-    if (closed_) return;
-    closed_ = true;
-    asio::error_code ec;
-    socket_.shutdown(tcp::socket::shutdown_both, ec);
-    socket_.close(ec);
-  }
-
  private:
-  tcp::socket socket_;
   LineSplitter lines_;
   int group_;
   std::function<void()> on_input_;
-  std::string peer_;
   std::array<char, 4096> buffer_{};
   std::deque<Incoming> inbox_;
-  std::deque<std::string> outbox_;
-  bool reading_ = false, input_done_ = false, writing_ = false, closing_ = false, closed_ = false;
+  bool reading_ = false, input_done_ = false;
 
   void on_read(const asio::error_code& ec, std::size_t n) {
-    if (closed_) return;
+    if (closed()) return;
     if (ec) {
       input_done_ = true;
       inbox_.push_back({Incoming::Kind::Closed, ec == asio::error::eof ? "" : ec.message()});
@@ -118,26 +90,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
     start_reading();
     if (on_input_) on_input_();
   }
-
-  void write_next() {
-    if (outbox_.empty() || closed_) {
-      writing_ = false;
-      if (closing_) close_now();
-      return;
-    }
-    writing_ = true;
-    asio::async_write(socket_, asio::buffer(outbox_.front()),
-                      [self = shared_from_this()](const asio::error_code& ec, std::size_t) {
-                        if (ec) {
-                          self->outbox_.clear();
-                          self->writing_ = false;
-                          self->close_now();
-                          return;
-                        }
-                        self->outbox_.pop_front();
-                        self->write_next();
-                      });
-  }
 };
 
 }  // namespace
@@ -151,7 +103,7 @@ class CourseServer::Impl {
         acceptor_(io_),
         warmup_timer_(io_),
         move_timer_(io_),
-        grace_timer_(io_),
+        lingering_(io_),
         signals_(io_) {}
 
   std::uint16_t listen() {
@@ -163,11 +115,12 @@ class CourseServer::Impl {
   void run(bool handle_signals) {
     new_session();
     accept_next();
-    if (handle_signals) {
-      signals_.add(SIGINT);
-      signals_.add(SIGTERM);
-      watch_signals();
-    }
+    // On a signal a game in progress is recorded as aborted: nothing is lost.
+    if (handle_signals)
+      signals_.watch(out_, [this] {
+        abort_game("the server was stopped");
+        shutdown();
+      });
     io_.run();
   }
 
@@ -189,8 +142,9 @@ class CourseServer::Impl {
   std::ostream& out_;
   asio::io_context io_;
   tcp::acceptor acceptor_;
-  asio::steady_timer warmup_timer_, move_timer_, grace_timer_;
-  asio::signal_set signals_;
+  asio::steady_timer warmup_timer_, move_timer_;
+  LingeringConnections lingering_;
+  StopSignals signals_;
   std::uint16_t port_ = 0;
   std::filesystem::path run_dir_;
   std::vector<std::filesystem::path> record_paths_;
@@ -208,8 +162,6 @@ class CourseServer::Impl {
   GameRecord record_;
   std::unique_ptr<CourseLog> log_;
   std::filesystem::path record_path_;  // rewritten after every move while the game is played
-  // Connections of finished games and refused ones, until they have sent their last messages.
-  std::vector<std::shared_ptr<Connection>> lingering_;
 
   void new_session() {
     phase_ = Phase::Waiting;
@@ -242,12 +194,11 @@ class CourseServer::Impl {
   void on_accept(tcp::socket socket) {
     if (phase_ != Phase::Waiting || stopping_) {
       auto c = std::make_shared<Connection>(std::move(socket), -1);
-      lingering_.push_back(c);
       record_.events.push_back(
           fmt::format("refused connection from {}: a game is in progress", c->peer()));
       fmt::print(out_, "Refused a connection from {}: a game is in progress\n", c->peer());
       c->send(course::message("A game is in progress, try again later"));
-      c->close_after_flush();
+      lingering_.add(std::move(c));
       return;
     }
     const Side side = seats_[0] ? Side::Black : Side::White;
@@ -445,10 +396,7 @@ class CourseServer::Impl {
         seats_[index(s)]->send(msg);
       }
     }
-    for (auto& c : seats_) {
-      c->close_after_flush();
-      lingering_.push_back(c);
-    }
+    for (auto& c : seats_) lingering_.add(c);
     record_.outcome = outcome;
     record_.reason = std::move(reason);
     record_.detail = std::move(detail);
@@ -491,16 +439,6 @@ class CourseServer::Impl {
     out_.flush();
   }
 
-  // Stops on a signal: a game in progress is recorded as aborted, nothing is lost.
-  void watch_signals() {
-    signals_.async_wait([this](const asio::error_code& ec, int signo) {
-      if (ec) return;
-      fmt::print(out_, "\nStopping on signal {}\n", signo);
-      abort_game("the server was stopped");
-      shutdown();
-    });
-  }
-
   void abort_game(const std::string& why) {
     if (phase_ != Phase::Warmup && phase_ != Phase::Playing) return;
     for (auto& c : seats_) c->send(course::message("The server is stopping: game aborted"));
@@ -512,30 +450,12 @@ class CourseServer::Impl {
     stopping_ = true;
     asio::error_code ec;
     acceptor_.close(ec);
-    signals_.cancel(ec);
+    signals_.cancel();
     warmup_timer_.cancel();
     move_timer_.cancel();
     for (auto& c : seats_)
-      if (c) {
-        c->close_after_flush();
-        lingering_.push_back(c);
-      }
-    for (auto& c : lingering_) c->close_after_flush();
-    close_lingering(Clock::now() + kCloseGrace);
-  }
-
-  // Waits (briefly) for connections to deliver their last messages, then cuts the rest.
-  void close_lingering(Clock::time_point deadline) {
-    std::erase_if(lingering_, [](const auto& c) { return c->closed(); });
-    if (lingering_.empty()) return;
-    if (Clock::now() >= deadline) {
-      for (auto& c : lingering_) c->close_now();
-      lingering_.clear();
-      return;
-    }
-    grace_timer_.expires_after(std::chrono::milliseconds(10));
-    grace_timer_.async_wait(
-        [this, deadline](const asio::error_code&) { close_lingering(deadline); });
+      if (c) lingering_.add(c);
+    lingering_.close_all(kCloseGrace);
   }
 };
 

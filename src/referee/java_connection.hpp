@@ -1,7 +1,8 @@
 #pragma once
 // One TCP connection that speaks Java object serialization in both directions (asio, single
 // thread): incoming bytes are decoded into top-level objects kept in an inbox; outgoing messages
-// are written in order. A stream that cannot be decoded ends the input with a Broken entry.
+// are written in order (QueuedConnection). A stream that cannot be decoded ends the input with a
+// Broken entry.
 #include <array>
 #include <asio.hpp>
 #include <deque>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "protocol/java_serial/reader.hpp"
+#include "referee/queued_connection.hpp"
 
 namespace arena {
 
@@ -19,14 +21,12 @@ struct JavaIncoming {
   std::string error;  // Broken: why the stream could not be read; Closed: a socket error, if any
 };
 
-class JavaConnection : public std::enable_shared_from_this<JavaConnection> {
+class JavaConnection final : public QueuedConnection {
  public:
   JavaConnection(asio::ip::tcp::socket socket, jser::ReaderLimits limits);
 
   // Called after new entries reach the inbox.
   void on_input(std::function<void()> callback) { on_input_ = std::move(callback); }
-  const std::string& peer() const { return peer_; }
-  bool closed() const { return closed_; }
   const jser::Reader& reader() const { return reader_; }
   std::deque<JavaIncoming>& inbox() { return inbox_; }
   // Whether the input has ended (closed or unreadable) anywhere in the inbox.
@@ -34,23 +34,17 @@ class JavaConnection : public std::enable_shared_from_this<JavaConnection> {
 
   // Reads while the inbox has room (TCP flow control holds the peer back otherwise).
   void start_reading();
-  void send(std::string bytes);
-  // Closes once everything queued has been sent (or at once if the peer is gone).
-  void close_after_flush();
-  void close_now();
 
  private:
-  asio::ip::tcp::socket socket_;
   jser::Reader reader_;
   std::function<void()> on_input_;
-  std::string peer_;
   std::array<char, 4096> buffer_{};
   std::deque<JavaIncoming> inbox_;
-  std::deque<std::string> outbox_;
-  bool reading_ = false, input_done_ = false, writing_ = false, closing_ = false, closed_ = false;
+  bool reading_ = false, input_done_ = false;
 
   void on_read(const asio::error_code& ec, std::size_t n);
-  void write_next();
+  // The peer is gone: the owner hears it as if the read had ended.
+  void on_write_failed(const asio::error_code& ec) override;
 };
 
 }  // namespace arena

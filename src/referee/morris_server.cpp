@@ -20,6 +20,7 @@
 #include "referee/mulino_log.hpp"
 #include "referee/record.hpp"
 #include "referee/run_directory.hpp"
+#include "referee/stop_signals.hpp"
 
 namespace arena {
 namespace {
@@ -39,7 +40,7 @@ class MorrisServer::Impl {
         out_(out),
         acceptors_{tcp::acceptor(io_), tcp::acceptor(io_)},
         move_timer_(io_),
-        grace_timer_(io_),
+        lingering_(io_),
         signals_(io_) {}
 
   std::pair<std::uint16_t, std::uint16_t> listen() {
@@ -53,16 +54,12 @@ class MorrisServer::Impl {
 
   void run(bool handle_signals) {
     new_session();
-    if (handle_signals) {
-      signals_.add(SIGINT);
-      signals_.add(SIGTERM);
-      signals_.async_wait([this](const asio::error_code& ec, int signo) {
-        if (ec) return;
-        fmt::print(out_, "\nStopping on signal {}\n", signo);
+    // On a signal a game in progress is recorded as aborted: nothing is lost.
+    if (handle_signals)
+      signals_.watch(out_, [this] {
         abort_game("the server was stopped");
         shutdown();
       });
-    }
     io_.run();
   }
 
@@ -84,8 +81,9 @@ class MorrisServer::Impl {
   std::ostream& out_;
   asio::io_context io_;
   std::array<tcp::acceptor, 2> acceptors_;
-  asio::steady_timer move_timer_, grace_timer_;
-  asio::signal_set signals_;
+  asio::steady_timer move_timer_;
+  LingeringConnections lingering_;
+  StopSignals signals_;
   std::array<std::uint16_t, 2> ports_{};
   std::filesystem::path run_dir_;
   std::vector<std::filesystem::path> record_paths_;
@@ -102,7 +100,6 @@ class MorrisServer::Impl {
   std::optional<std::chrono::microseconds> turn_cpu_;  // the mover's CPU clock at its turn's start
   GameRecord record_;
   std::unique_ptr<MulinoLog> log_;
-  std::vector<std::shared_ptr<JavaConnection>> lingering_;
 
   void new_session() {
     phase_ = Phase::WaitingWhite;
@@ -322,10 +319,7 @@ class MorrisServer::Impl {
     phase_ = Phase::Over;
     move_timer_.cancel();
     for (auto& c : seats_)
-      if (c) {
-        c->close_after_flush();
-        lingering_.push_back(c);
-      }
+      if (c) lingering_.add(c);
     record_.outcome = outcome;
     record_.reason = std::move(reason);
     record_.detail = std::move(detail);
@@ -378,28 +372,11 @@ class MorrisServer::Impl {
     stopping_ = true;
     asio::error_code ec;
     for (auto& a : acceptors_) a.close(ec);
-    signals_.cancel(ec);
+    signals_.cancel();
     move_timer_.cancel();
     for (auto& c : seats_)
-      if (c) {
-        c->close_after_flush();
-        lingering_.push_back(c);
-      }
-    close_lingering(Clock::now() + kCloseGrace);
-  }
-
-  // Waits (briefly) for connections to deliver their last messages, then cuts the rest.
-  void close_lingering(Clock::time_point deadline) {
-    std::erase_if(lingering_, [](const auto& c) { return c->closed(); });
-    if (lingering_.empty()) return;
-    if (Clock::now() >= deadline) {
-      for (auto& c : lingering_) c->close_now();
-      lingering_.clear();
-      return;
-    }
-    grace_timer_.expires_after(std::chrono::milliseconds(10));
-    grace_timer_.async_wait(
-        [this, deadline](const asio::error_code&) { close_lingering(deadline); });
+      if (c) lingering_.add(c);
+    lingering_.close_all(kCloseGrace);
   }
 };
 
