@@ -57,6 +57,13 @@ std::string address_of(const TestClient& c) {
   return "127.0.0.1:" + std::to_string(c.local_port());
 }
 
+// `mover` plays `move`: the server confirms it and passes the turn, with the move, to `other`.
+void play_and_pass(TestClient& mover, TestClient& other, const std::string& move) {
+  ASSERT_TRUE(mover.send("MOVE " + move + "\n"));
+  EXPECT_EQ(mover.read_line(), "VALID_MOVE\n");
+  EXPECT_EQ(other.read_lines(2), "OPPONENT_MOVE " + move + "\nYOUR_TURN\n");
+}
+
 struct Players {
   std::unique_ptr<TestClient> white, black;
 };
@@ -166,15 +173,9 @@ TEST_F(CourseServerTest, ShortGameEndsAtTheMoveLimitAsATie) {
   TestClient& w = *p.white;
   TestClient& b = *p.black;
   EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
-  ASSERT_TRUE(w.send("MOVE B4,NE\n"));
-  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n");
-  ASSERT_TRUE(b.send("MOVE B5,W\n"));
-  EXPECT_EQ(b.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(w.read_lines(2), "OPPONENT_MOVE B5,W\nYOUR_TURN\n");
-  ASSERT_TRUE(w.send("MOVE A5,E\n"));
-  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE A5,E\nYOUR_TURN\n");
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(b, w, "B5,W"));
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "A5,E"));
   ASSERT_TRUE(b.send("MOVE B1,S\n"));
   // As in fission_movelimit_tm3_tie: the mover gets VALID_MOVE, the other the move, then TIE.
   EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
@@ -300,9 +301,7 @@ TEST_F(CourseServerTest, SpaceAfterTheCommaIsAnInvalidMoveForBlackToo) {
   TestClient& w = *p.white;
   TestClient& b = *p.black;
   EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
-  ASSERT_TRUE(w.send("MOVE B4,NE\n"));
-  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n");
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   ASSERT_TRUE(b.send("MOVE B5, W\n"));
   EXPECT_EQ(b.read_to_eof(), kYouSentInvalid);
   EXPECT_EQ(w.read_to_eof(), kOpponentSentInvalid);
@@ -331,9 +330,7 @@ TEST_F(CourseServerTest, ClientClosingOnItsTurnLoses) {
   TestClient& w = *p.white;
   TestClient& b = *p.black;
   EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
-  ASSERT_TRUE(w.send("MOVE B4,NE\n"));
-  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n");
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   b.close();
   EXPECT_EQ(w.read_to_eof(), kOpponentSentInvalid);  // what the course server said
   expect_run_returns();
@@ -375,9 +372,7 @@ TEST_F(CourseServerTest, ClientThatNeverAnswersTimesOut) {
   TestClient& w = *p.white;
   TestClient& b = *p.black;
   EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
-  ASSERT_TRUE(w.send("MOVE B4,NE\n"));
-  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n");
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   const auto turn = Clock::now();
   // As in fission_timeout (there for White).
   EXPECT_EQ(b.read_to_eof(), "TIMEOUT\nDEFEAT\n");
@@ -476,9 +471,7 @@ TEST_F(CourseServerTest, ThirdConnectionIsTurnedAwayAndTheGameGoesOn) {
   TestClient& w = *p.white;
   TestClient& b = *p.black;
   EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
-  ASSERT_TRUE(w.send("MOVE B4,NE\n"));
-  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n");
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   {
     TestClient third(port_);
     third.send("MOVE B5,W\n");  // tries to play for Black
@@ -486,12 +479,8 @@ TEST_F(CourseServerTest, ThirdConnectionIsTurnedAwayAndTheGameGoesOn) {
     ASSERT_TRUE(log_.wait_for("Refused a connection", 1s));
   }
   EXPECT_TRUE(b.silent_for(50ms));
-  ASSERT_TRUE(b.send("MOVE B5,W\n"));
-  EXPECT_EQ(b.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(w.read_lines(2), "OPPONENT_MOVE B5,W\nYOUR_TURN\n");
-  ASSERT_TRUE(w.send("MOVE A5,E\n"));
-  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE A5,E\nYOUR_TURN\n");
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(b, w, "B5,W"));
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "A5,E"));
   ASSERT_TRUE(b.send("MOVE B1,S\n"));
   EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
   EXPECT_EQ(w.read_to_eof(), "OPPONENT_MOVE B1,S\nTIE\n");
@@ -522,9 +511,7 @@ TEST_F(CourseServerTest, ClientLeavingBeforeTheOpponentComesGivesUpItsSeat) {
   EXPECT_EQ(b.read_lines(3),
             "WELCOME Black\nMESSAGE Group 2, please wait for the opponent\n" + kAllIn);
   EXPECT_EQ(w.read_lines(2), kAllIn + "YOUR_TURN\n");
-  ASSERT_TRUE(w.send("MOVE B4,NE\n"));
-  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n");
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   ASSERT_TRUE(b.send("MOVE B5,W\n"));
   EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
   EXPECT_EQ(w.read_to_eof(), "OPPONENT_MOVE B5,W\nTIE\n");
@@ -628,9 +615,7 @@ TEST_F(CourseServerTest, TheRecordIsRewrittenAfterEveryMoveWhileTheGameIsPlayed)
   EXPECT_EQ(b.read_line(), "VALID_MOVE\n");
   EXPECT_EQ(read_record(path).moves.size(), 2u);
   EXPECT_EQ(w.read_lines(2), "OPPONENT_MOVE B5,W\nYOUR_TURN\n");
-  ASSERT_TRUE(w.send("MOVE A5,E\n"));
-  EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
-  EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE A5,E\nYOUR_TURN\n");
+  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "A5,E"));
   ASSERT_TRUE(b.send("MOVE B1,S\n"));
   EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
   expect_run_returns();
