@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <array>
 #include <asio.hpp>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <string>
 #include <thread>
@@ -128,41 +130,74 @@ TEST(EndToEnd, TwoEnginesPlayAWholeGameThroughTheServer) {
   EXPECT_EQ(bm[1], word(Side::Black));
 }
 
-// The client plays by the rules it is given (by default the course server's: in Fission more
-// stones wins at the move limit), says them, and stops clearly when the server goes past them.
-TEST(EndToEnd, ConnectSaysItsRulesAndStopsWhenTheServerGoesPastThem) {
+struct ClientRun {
+  std::optional<int> exit;
+  std::string out, err;
+};
+
+// One game on a fresh Fission server (5 moves a player) between two random-playing clients,
+// each with its extra `arena connect` options.
+std::array<ClientRun, 2> random_clients_game(const std::vector<std::string>& white_options,
+                                             const std::vector<std::string>& black_options) {
   TempDir dir;
   Process server = fission_server(dir.path() / "records");
   const std::string port = announced_port(server);
-  ASSERT_NE(port, "") << server.out() << server.err();
+  EXPECT_NE(port, "") << server.out() << server.err();
+  const auto client = [&](const std::vector<std::string>& options) {
+    std::vector<std::string> argv{ARENA_BINARY, "connect",  "fission", "127.0.0.1",
+                                  port,         "--player", "random"};
+    argv.insert(argv.end(), options.begin(), options.end());
+    return argv;
+  };
+  Process white(client(white_options));
+  EXPECT_NE(await_line(server, "White connected from", 10s), "") << server.out() << server.err();
+  Process black(client(black_options));
+  std::array<ClientRun, 2> runs;
+  runs[0].exit = white.wait(30s);
+  runs[1].exit = black.wait(30s);
+  EXPECT_TRUE(server.wait(10s)) << server.out() << server.err();
+  runs[0].out = white.out();
+  runs[0].err = white.err();
+  runs[1].out = black.out();
+  runs[1].err = black.err();
+  return runs;
+}
 
-  Process white({ARENA_BINARY, "connect", "fission", "127.0.0.1", port, "--player", "random",
-                 "--moves-per-player", "1"});
-  ASSERT_NE(await_line(server, "White connected from", 10s), "") << server.out() << server.err();
-  Process black({ARENA_BINARY, "connect", "fission", "127.0.0.1", port, "--player", "random",
-                 "--limit-rule", "draw"});
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
-  const auto white_exit = white.wait(30s);
-  const auto black_exit = black.wait(30s);
-  ASSERT_TRUE(server.wait(10s)) << server.out() << server.err();
-  EXPECT_EQ(white_exit, 3) << white.out() << white.err();
-  EXPECT_NE(white.err().find(
-                "Playing Fission as White (move limit 1 a player; at the limit more stones wins)"),
-            std::string::npos)
-      << white.err();
-  EXPECT_NE(white.err().find("error: the server sent YOUR_TURN at ply 2, after the game ended by "
-                             "the rules we play by (the move limit was reached"),
-            std::string::npos)
-      << white.err();
-  EXPECT_NE(white.err().find("(--moves-per-player, --limit-rule)"), std::string::npos)
-      << white.err();
+// The client plays by the rules it is given (by default the course server's: in Fission more
+// stones wins at the move limit), says them, and stops clearly when the server goes past them.
+TEST(EndToEnd, ConnectSaysItsRulesAndStopsWhenAskedToMovePastThem) {
+  const auto [white, black] =
+      random_clients_game({"--moves-per-player", "1"}, {"--limit-rule", "draw"});
+  EXPECT_EQ(white.exit, 3) << white.out << white.err;
+  EXPECT_TRUE(contains(
+      white.err, "Playing Fission as White (move limit 1 a player; at the limit more stones wins)"))
+      << white.err;
+  EXPECT_TRUE(contains(white.err,
+                       "error: the server sent YOUR_TURN at ply 2, after the game ended (the move "
+                       "limit was reached); give the server's move limit with --moves-per-player"))
+      << white.err;
   // White left mid-game, so Black wins.
-  EXPECT_EQ(black_exit, 0) << black.out() << black.err();
-  EXPECT_NE(
-      black.err().find("Playing Fission as Black (move limit 50 a player; at the limit a draw)"),
-      std::string::npos)
-      << black.err();
-  EXPECT_NE(black.out().find("VICTORY as Black"), std::string::npos) << black.out() << black.err();
+  EXPECT_EQ(black.exit, 0) << black.out << black.err;
+  EXPECT_TRUE(
+      contains(black.err, "Playing Fission as Black (move limit 50 a player; at the limit a draw)"))
+      << black.err;
+  EXPECT_TRUE(contains(black.out, "VICTORY as Black")) << black.out << black.err;
+}
+
+TEST(EndToEnd, ConnectStopsWhenTheServerRelaysAMovePastItsRules) {
+  const auto [white, black] = random_clients_game({}, {"--moves-per-player", "1"});
+  EXPECT_EQ(black.exit, 3) << black.out << black.err;
+  EXPECT_TRUE(contains(black.err,
+                       "error: the server sent OPPONENT_MOVE at ply 2, after the game ended (the "
+                       "move limit was reached); give the server's move limit with "
+                       "--moves-per-player"))
+      << black.err;
+  EXPECT_EQ(white.exit, 0) << white.out << white.err;
+  EXPECT_TRUE(contains(white.out, "VICTORY as White")) << white.out << white.err;
 }
 
 TEST(EndToEnd, ConnectToAPortWhereNobodyListensFailsClearly) {

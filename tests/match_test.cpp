@@ -221,8 +221,12 @@ TEST(MatchAgents, ParsesSpecs) {
   auto course = parse_agent("command ./alice");
   ASSERT_FALSE(course);
   EXPECT_NE(course.error.find("course protocol"), std::string::npos) << course.error;
-  EXPECT_FALSE(parse_agent("engine time=100 depth=3"));
-  EXPECT_FALSE(parse_agent("engine speed=3"));
+  EXPECT_EQ(parse_agent("engine time=100 depth=3").error,
+            "engine takes one of time=MS, depth=N or nodes=N");
+  EXPECT_EQ(parse_agent("engine speed=3").error,
+            "engine option 'speed=3' is not time=MS, depth=N, nodes=N, threads=N or level=N");
+  EXPECT_EQ(parse_agent("engine nodes=0").error, "'nodes=0': nodes must be 1 to 10^12");
+  EXPECT_EQ(parse_agent("engine time=100 time=200").value->limit->value, 200u);
   EXPECT_FALSE(parse_agent("greedy 3"));
   EXPECT_FALSE(parse_agent("arena= engine"));
   EXPECT_FALSE(parse_agent("wizard"));

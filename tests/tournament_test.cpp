@@ -155,7 +155,11 @@ TEST(TournamentParticipants, RejectsBadLinesWithTheReason) {
   EXPECT_EQ(parse_participant("x: engine speed=3").error,
             "engine option 'speed=3' is not time=MS, depth=N, threads=N or level=N");
   EXPECT_EQ(parse_participant("x: engine time=5 depth=3").error,
-            "engine takes one of time=MS or depth=N");
+            "engine takes time=MS or depth=N, not both");
+  EXPECT_EQ(parse_participant("x: engine nodes=100").error,
+            "engine option 'nodes=100' is not time=MS, depth=N, threads=N or level=N");
+  // A limit given twice counts once (the last), as saved events may hold it.
+  EXPECT_EQ(parse_participant("x: engine time=100 time=200").value->time_ms, 200);
   EXPECT_EQ(parse_participant("x: engine level=6").error, "'level=6': level must be 1 to 5");
   EXPECT_EQ(parse_participant("x: engine threads=0").error, "'threads=0': threads must be 1 to 64");
   EXPECT_EQ(parse_participant("x: random 3").error, "'random' takes no arguments");

@@ -65,6 +65,15 @@ std::string rules_note(const GameInfo& game, const RuleOptions& rules) {
                      rules.limit_rule == LimitRule::Draw ? "a draw" : "more stones wins");
 }
 
+// The server goes on where the game is over by the rules the player was given: most likely the
+// server's move limit is not the one we assumed.
+ServerError past_the_end(const AnyState& state, std::string_view message) {
+  const Result r = state.result();
+  return ServerError(fmt::format(
+      "the server sent {} at ply {}, after the game ended ({}){}", message, state.ply(), r.detail,
+      r.reason == "move-limit" ? "; give the server's move limit with --moves-per-player" : ""));
+}
+
 }  // namespace
 
 ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions& options,
@@ -118,6 +127,7 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
       if (!side) throw ServerError("the server sent '" + printable(*line) + "' before WELCOME");
       switch (kind) {
         case K::OpponentMove: {
+          if (state->result().over()) throw past_the_end(*state, "OPPONENT_MOVE");
           if (state->side_to_move() == *side)
             throw ServerError("the server sent OPPONENT_MOVE " + printable(arg) + " on our turn");
           const auto played = state->play(arg);
@@ -130,11 +140,7 @@ ClientOutcome run_course_client(const GameInfo& game, const CourseClientOptions&
           break;
         }
         case K::YourTurn: {
-          if (state->result().over())
-            throw ServerError(fmt::format(
-                "the server sent YOUR_TURN at ply {}, after the game ended by the rules we play "
-                "by ({}); give the server's rules (--moves-per-player, --limit-rule)",
-                state->ply(), state->result().detail));
+          if (state->result().over()) throw past_the_end(*state, "YOUR_TURN");
           if (state->side_to_move() != *side)
             throw ServerError(fmt::format(
                 "the server sent YOUR_TURN at ply {} when it is not our move", state->ply()));

@@ -90,6 +90,14 @@ class Connection final : public QueuedConnection {
     start_reading();
     if (on_input_) on_input_();
   }
+
+  // The client is gone: the game hears it as if the read had ended (not as a timeout later).
+  void on_write_failed(const asio::error_code& ec) override {
+    if (input_done_) return;
+    input_done_ = true;
+    inbox_.push_back({Incoming::Kind::Closed, ec.message()});
+    if (on_input_) on_input_();
+  }
 };
 
 }  // namespace

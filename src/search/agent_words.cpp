@@ -9,8 +9,8 @@ namespace arena {
 
 std::string read_engine_words(std::span<const std::string_view> words, bool with_nodes,
                               EngineWords& out) {
-  const std::string_view limits = with_nodes ? "time=MS, depth=N or nodes=N" : "time=MS or depth=N";
-  int limits_given = 0;
+  // The same limit given twice is allowed (the last counts), as saved events may hold it.
+  bool time = false, depth = false, nodes = false;
   for (const std::string_view word : words) {
     const auto eq = word.find('=');
     const std::string_view key = word.substr(0, eq);
@@ -18,15 +18,15 @@ std::string read_engine_words(std::span<const std::string_view> words, bool with
     if (key == "time") {
       if (!parse_number(value, 1, 3'600'000, out.time_ms))
         return fmt::format("'{}': time must be milliseconds, 1 to 3600000", printable(word));
-      ++limits_given;
+      time = true;
     } else if (key == "depth") {
       if (!parse_number(value, 1, 60, out.depth))
         return fmt::format("'{}': depth must be 1 to 60", printable(word));
-      ++limits_given;
+      depth = true;
     } else if (key == "nodes" && with_nodes) {
       if (!parse_number<std::uint64_t>(value, 1, 1'000'000'000'000, out.nodes))
         return fmt::format("'{}': nodes must be 1 to 10^12", printable(word));
-      ++limits_given;
+      nodes = true;
     } else if (key == "threads") {
       if (!parse_number(value, 1, 64, out.threads))
         return fmt::format("'{}': threads must be 1 to 64", printable(word));
@@ -37,7 +37,9 @@ std::string read_engine_words(std::span<const std::string_view> words, bool with
       return fmt::format("engine option '{}' is not {}, threads=N or level=N", printable(word),
                          with_nodes ? "time=MS, depth=N, nodes=N" : "time=MS, depth=N");
     }
-    if (limits_given > 1) return fmt::format("engine takes one of {}", limits);
+    if (time + depth + nodes > 1)
+      return with_nodes ? "engine takes one of time=MS, depth=N or nodes=N"
+                        : "engine takes time=MS or depth=N, not both";
   }
   return {};
 }
