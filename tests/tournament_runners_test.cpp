@@ -35,6 +35,21 @@ fs::path agents_dir(const std::string& game) {
   return fs::path(ARENA_TEST_DATA) / "tournament" / (game + "_agents");
 }
 
+// A participants file: one well-behaved agent and the game's misbehaving ones (crash, garbage,
+// silent, quit: scripts in the test data) and a command that does not exist.
+fs::path write_misbehaving_field(const fs::path& dir, const std::string& game,
+                                 const std::string& good) {
+  const auto agents = agents_dir(game);
+  const auto file = dir / "participants.txt";
+  std::ofstream out(file);
+  out << good << "\n";
+  for (const char* name : {"crash", "garbage", "silent", "quit"})
+    out << name << ": dir=" << agents.string() << " command bash "
+        << (agents / (std::string(name) + ".sh")).string() << "\n";
+  out << "missing: command /nonexistent/agent\n";
+  return file;
+}
+
 // The game of `white` against `black`.
 nlohmann::json game_of(const nlohmann::json& results, const std::string& white,
                        const std::string& black) {
@@ -145,18 +160,7 @@ TEST(TournamentRunners, MorrisBuiltInsAndAnAgentTakingThePortsAsArguments) {
 
 TEST(TournamentRunners, MorrisMisbehavingAgentsLose) {
   TempDir tmp;
-  const auto agents = agents_dir("morris");
-  const auto file = tmp.path() / "participants.txt";
-  std::ofstream(file) << "rnd: random\n"
-                      << "crash: dir=" << agents.string() << " command bash "
-                      << (agents / "crash.sh").string() << "\n"
-                      << "garbage: dir=" << agents.string() << " command bash "
-                      << (agents / "garbage.sh").string() << "\n"
-                      << "silent: dir=" << agents.string() << " command bash "
-                      << (agents / "silent.sh").string() << "\n"
-                      << "quit: dir=" << agents.string() << " command bash "
-                      << (agents / "quit.sh").string() << "\n"
-                      << "missing: command /nonexistent/agent\n";
+  const auto file = write_misbehaving_field(tmp.path(), "morris", "rnd: random");
   const auto dir = tmp.path() / "event";
   // A generous move time: the random player must never be the one that is late.
   Process p({ARENA_BINARY, "tournament", "morris", "-f", file.string(), "--move-time", "1000",
@@ -260,18 +264,7 @@ TEST(TournamentRunners, SoccerResumeAfterKillNineEqualsAnUninterruptedRun) {
 
 TEST(TournamentRunners, SoccerMisbehavingBotsLose) {
   TempDir tmp;
-  const auto agents = agents_dir("soccer");
-  const auto file = tmp.path() / "participants.txt";
-  std::ofstream(file) << "ref0: soccer-ref 0\n"
-                      << "crash: dir=" << agents.string() << " command bash "
-                      << (agents / "crash.sh").string() << "\n"
-                      << "garbage: dir=" << agents.string() << " command bash "
-                      << (agents / "garbage.sh").string() << "\n"
-                      << "silent: dir=" << agents.string() << " command bash "
-                      << (agents / "silent.sh").string() << "\n"
-                      << "quit: dir=" << agents.string() << " command bash "
-                      << (agents / "quit.sh").string() << "\n"
-                      << "missing: command /nonexistent/bot\n";
+  const auto file = write_misbehaving_field(tmp.path(), "soccer", "ref0: soccer-ref 0");
   const auto dir = tmp.path() / "event";
   // 3 s of CPU and 6 s of wall clock per turn: the wall clock of player 1's first turn includes
   // starting the bot, which can be slow under sanitizers on a busy machine.

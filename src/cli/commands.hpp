@@ -8,6 +8,7 @@
 
 #include "core/rules.hpp"
 #include "games/registry.hpp"
+#include "referee/course_client.hpp"
 #include "referee/morris_server.hpp"
 #include "referee/sandbox.hpp"
 
@@ -61,6 +62,10 @@ void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options);
 // The player those options and the move time describe.
 std::unique_ptr<Player> make_built_in_player(const GameInfo& game,
                                              const BuiltInPlayerOptions& options, int move_time_ms);
+
+// Plays a client's game to its end: its one-line summary on stdout (stderr when the game could
+// not be played) and its exit code; an exception is reported as an error (exit code 1).
+int run_client(const std::function<ClientOutcome()>& play);
 
 // Turns a name (any case) into its enum value for an option; anything else is refused with the
 // list of names, e.g. "--player: 'foo' is not one of: engine, greedy, random".

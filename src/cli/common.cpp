@@ -80,4 +80,15 @@ std::unique_ptr<Player> make_built_in_player(const GameInfo& game,
   return game.make_player(spec);
 }
 
+int run_client(const std::function<ClientOutcome()>& play) {
+  try {
+    const ClientOutcome out = play();
+    fmt::print(out.exit_code == 0 ? stdout : stderr, "{}\n", out.summary);
+    return out.exit_code;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
+}
+
 }  // namespace arena::cli

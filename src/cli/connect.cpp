@@ -53,14 +53,7 @@ void add_connect(CLI::App& app, int& exit_code) {
       player = make_built_in_player(g, o->built_in,
                                     o->move_time_ms > 0 ? o->move_time_ms : g.default_move_time_ms);
     }
-    try {
-      const ClientOutcome out = run_course_client(g, o->client, *player, std::cerr);
-      fmt::print(out.exit_code == 0 ? stdout : stderr, "{}\n", out.summary);
-      exit_code = out.exit_code;
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "error: {}\n", e.what());
-      exit_code = 1;
-    }
+    exit_code = run_client([&] { return run_course_client(g, o->client, *player, std::cerr); });
   });
 }
 

@@ -80,15 +80,8 @@ void add_mulino(CLI::App& app, int& exit_code) {
     } else {
       player = make_built_in_player(game_named("morris"), o->built_in, o->move_time_ms);
     }
-    try {
-      const ClientOutcome out =
-          run_mulino_client(o->client, *player, o->human ? std::cout : std::cerr);
-      fmt::print(out.exit_code == 0 ? stdout : stderr, "{}\n", out.summary);
-      exit_code = out.exit_code;
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "error: {}\n", e.what());
-      exit_code = 1;
-    }
+    exit_code = run_client(
+        [&] { return run_mulino_client(o->client, *player, o->human ? std::cout : std::cerr); });
   });
 }
 

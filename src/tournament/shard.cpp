@@ -4,14 +4,15 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <charconv>
 #include <condition_variable>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/text.hpp"
 #include "referee/record.hpp"
 
 namespace arena::tournament {
@@ -62,8 +63,7 @@ void write_life(const fs::path& file, std::string_view state, std::string_view d
 
 std::optional<int> number(std::string_view s) {
   int v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  if (!parse_number(s, 0, std::numeric_limits<int>::max(), v)) return std::nullopt;
   return v;
 }
 
