@@ -62,6 +62,12 @@ class State {
   // The moves whose explosion takes more enemy stones than own ones (the mover counts as own).
   template <std::size_t N>
   void winning_explosions(MoveList<Move, N>& list) const;
+  // The search's quiescence moves (search/hooks.hpp): the winning explosions, so that a search
+  // never stops on a position where an explosion that gains stones is pending.
+  template <std::size_t N>
+  void noisy_moves(MoveList<Move, N>& list) const {
+    winning_explosions(list);
+  }
   bool has_legal_move(Side s) const;
   bool is_legal(Move m) const;
   void apply(Move m);
