@@ -41,6 +41,14 @@ const std::string kAllIn = "MESSAGE All players connected\n";
 const std::string kWhitePreamble = kWhiteHello + kAllIn;
 const std::string kBlackPreamble = kBlackHello + kAllIn;
 
+// A game of two moves a player that ends in a tie at the move limit, as in
+// fission_movelimit_tm3_tie: its moves and what each side receives after its preamble.
+const std::vector<std::string> kTiedGame = {"B4,NE", "B5,W", "A5,E", "B1,S"};
+const std::string kWhiteTiedGame =
+    "YOUR_TURN\nVALID_MOVE\nOPPONENT_MOVE B5,W\nYOUR_TURN\nVALID_MOVE\nOPPONENT_MOVE B1,S\nTIE\n";
+const std::string kBlackTiedGame =
+    "OPPONENT_MOVE B4,NE\nYOUR_TURN\nVALID_MOVE\nOPPONENT_MOVE A5,E\nYOUR_TURN\nVALID_MOVE\nTIE\n";
+
 const std::string kYouSentInvalid =
     "MESSAGE You have sent an invalid move\n"
     "ILLEGAL_MOVE\n"
@@ -112,6 +120,17 @@ class CourseServerTest : public ::testing::Test {
   }
 
   // Connects White then Black, checking each greeting before the next client connects.
+  // The tied game from Black's first move on: B5,W, A5,E and B1,S. As in
+  // fission_movelimit_tm3_tie, the last mover gets VALID_MOVE, the other the move, then TIE.
+  void finish_tied_game(TestClient& w, TestClient& b) {
+    ASSERT_NO_FATAL_FAILURE(play_and_pass(b, w, "B5,W"));
+    ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "A5,E"));
+    ASSERT_TRUE(b.send("MOVE B1,S\n"));
+    EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
+    EXPECT_EQ(w.read_to_eof(), "OPPONENT_MOVE B1,S\nTIE\n");
+    expect_run_returns();
+  }
+
   Players connect_both() {
     Players p;
     p.white = std::make_unique<TestClient>(port_);
@@ -174,24 +193,12 @@ TEST_F(CourseServerTest, ShortGameEndsAtTheMoveLimitAsATie) {
   TestClient& b = *p.black;
   EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
-  ASSERT_NO_FATAL_FAILURE(play_and_pass(b, w, "B5,W"));
-  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "A5,E"));
-  ASSERT_TRUE(b.send("MOVE B1,S\n"));
-  // As in fission_movelimit_tm3_tie: the mover gets VALID_MOVE, the other the move, then TIE.
-  EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
-  EXPECT_EQ(w.read_to_eof(), "OPPONENT_MOVE B1,S\nTIE\n");
-  expect_run_returns();
+  ASSERT_NO_FATAL_FAILURE(finish_tied_game(w, b));
 
-  EXPECT_EQ(w.received(), kWhitePreamble +
-                              "YOUR_TURN\nVALID_MOVE\n"
-                              "OPPONENT_MOVE B5,W\nYOUR_TURN\nVALID_MOVE\n"
-                              "OPPONENT_MOVE B1,S\nTIE\n");
-  EXPECT_EQ(b.received(), kBlackPreamble +
-                              "OPPONENT_MOVE B4,NE\nYOUR_TURN\nVALID_MOVE\n"
-                              "OPPONENT_MOVE A5,E\nYOUR_TURN\nVALID_MOVE\nTIE\n");
+  EXPECT_EQ(w.received(), kWhitePreamble + kWhiteTiedGame);
+  EXPECT_EQ(b.received(), kBlackPreamble + kBlackTiedGame);
   const GameRecord r = the_record();
-  expect_record(r, *p.white, *p.black, {"B4,NE", "B5,W", "A5,E", "B1,S"}, Outcome::Draw,
-                "move-limit");
+  expect_record(r, *p.white, *p.black, kTiedGame, Outcome::Draw, "move-limit");
   EXPECT_EQ(r.settings.value("moves_per_player", 0), 2);
   EXPECT_TRUE(r.events.empty());
   EXPECT_TRUE(std::filesystem::exists(server_->run_directory() / "Group0_WhiteGroup1_Black.log"));
@@ -236,8 +243,7 @@ TEST_F(CourseServerTest, LowerCaseCrlfAndSpacesAreAcceptedAndRelayedInUpperCase)
   EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
   EXPECT_EQ(w.read_to_eof(), "OPPONENT_MOVE B1,S\nTIE\n");
   expect_run_returns();
-  expect_record(the_record(), *p.white, *p.black, {"B4,NE", "B5,W", "A5,E", "B1,S"}, Outcome::Draw,
-                "move-limit");
+  expect_record(the_record(), *p.white, *p.black, kTiedGame, Outcome::Draw, "move-limit");
 }
 
 // The offender's and the other side's bytes after a bad line from White on its first turn.
@@ -421,15 +427,10 @@ TEST_F(CourseServerTest, MovesSentBeforeYourTurnAreKeptForTheTurn) {
   w.send("MOVE A8,SW\n");  // answers the last move too: must not cost it its TIE
   EXPECT_EQ(w.read_to_eof(), "TIE\n");
   expect_run_returns();
-  EXPECT_EQ(w.received(), kWhitePreamble +
-                              "YOUR_TURN\nVALID_MOVE\n"
-                              "OPPONENT_MOVE B5,W\nYOUR_TURN\nVALID_MOVE\n"
-                              "OPPONENT_MOVE B1,S\nTIE\n");
-  EXPECT_EQ(b.received(), kBlackPreamble +
-                              "OPPONENT_MOVE B4,NE\nYOUR_TURN\nVALID_MOVE\n"
-                              "OPPONENT_MOVE A5,E\nYOUR_TURN\nVALID_MOVE\nTIE\n");
+  EXPECT_EQ(w.received(), kWhitePreamble + kWhiteTiedGame);
+  EXPECT_EQ(b.received(), kBlackPreamble + kBlackTiedGame);
   const GameRecord r = the_record();
-  expect_record(r, w, b, {"B4,NE", "B5,W", "A5,E", "B1,S"}, Outcome::Draw, "move-limit");
+  expect_record(r, w, b, kTiedGame, Outcome::Draw, "move-limit");
   // Timed from YOUR_TURN: the moves were already there.
   for (int i = 0; i < 3 && i < static_cast<int>(r.moves.size()); ++i)
     EXPECT_LT(r.moves[i].time_ms, 100) << r.moves[i].move;
@@ -479,18 +480,10 @@ TEST_F(CourseServerTest, ThirdConnectionIsTurnedAwayAndTheGameGoesOn) {
     ASSERT_TRUE(log_.wait_for("Refused a connection", 1s));
   }
   EXPECT_TRUE(b.silent_for(50ms));
-  ASSERT_NO_FATAL_FAILURE(play_and_pass(b, w, "B5,W"));
-  ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "A5,E"));
-  ASSERT_TRUE(b.send("MOVE B1,S\n"));
-  EXPECT_EQ(b.read_to_eof(), "VALID_MOVE\nTIE\n");
-  EXPECT_EQ(w.read_to_eof(), "OPPONENT_MOVE B1,S\nTIE\n");
-  expect_run_returns();
-  EXPECT_EQ(w.received(), kWhitePreamble +
-                              "YOUR_TURN\nVALID_MOVE\n"
-                              "OPPONENT_MOVE B5,W\nYOUR_TURN\nVALID_MOVE\n"
-                              "OPPONENT_MOVE B1,S\nTIE\n");
+  ASSERT_NO_FATAL_FAILURE(finish_tied_game(w, b));
+  EXPECT_EQ(w.received(), kWhitePreamble + kWhiteTiedGame);
   const GameRecord r = the_record();
-  expect_record(r, w, b, {"B4,NE", "B5,W", "A5,E", "B1,S"}, Outcome::Draw, "move-limit");
+  expect_record(r, w, b, kTiedGame, Outcome::Draw, "move-limit");
   ASSERT_EQ(r.events.size(), 1u);
   EXPECT_NE(r.events[0].find("refused connection from 127.0.0.1:"), std::string::npos)
       << r.events[0];
