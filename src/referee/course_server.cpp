@@ -19,7 +19,7 @@
 #include "referee/queued_connection.hpp"
 #include "referee/record.hpp"
 #include "referee/run_directory.hpp"
-#include "referee/stop_signals.hpp"
+#include "referee/stop_requests.hpp"
 
 namespace arena {
 namespace {
@@ -112,7 +112,10 @@ class CourseServer::Impl {
         warmup_timer_(io_),
         move_timer_(io_),
         lingering_(io_),
-        signals_(io_) {}
+        stops_(io_, out_, [this] {
+          abort_game("the server was stopped");
+          shutdown();
+        }) {}
 
   std::uint16_t listen() {
     port_ = open_listener(acceptor_, options_.host, options_.port);
@@ -123,21 +126,11 @@ class CourseServer::Impl {
   void run(bool handle_signals) {
     new_session();
     accept_next();
-    // On a signal a game in progress is recorded as aborted: nothing is lost.
-    if (handle_signals)
-      signals_.watch(out_, [this] {
-        abort_game("the server was stopped");
-        shutdown();
-      });
+    if (handle_signals) stops_.watch_signals();
     io_.run();
   }
 
-  void stop() {
-    asio::post(io_, [this] {
-      abort_game("the server was stopped");
-      shutdown();
-    });
-  }
+  void stop() { stops_.request(); }
 
   std::vector<std::filesystem::path> record_paths() const { return record_paths_; }
   std::filesystem::path run_directory() const { return run_dir_; }
@@ -152,7 +145,7 @@ class CourseServer::Impl {
   tcp::acceptor acceptor_;
   asio::steady_timer warmup_timer_, move_timer_;
   LingeringConnections lingering_;
-  StopSignals signals_;
+  StopRequests stops_;
   std::uint16_t port_ = 0;
   std::filesystem::path run_dir_;
   std::vector<std::filesystem::path> record_paths_;
@@ -458,7 +451,7 @@ class CourseServer::Impl {
     stopping_ = true;
     asio::error_code ec;
     acceptor_.close(ec);
-    signals_.cancel();
+    stops_.cancel();
     warmup_timer_.cancel();
     move_timer_.cancel();
     for (auto& c : seats_)

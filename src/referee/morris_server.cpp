@@ -20,7 +20,7 @@
 #include "referee/mulino_log.hpp"
 #include "referee/record.hpp"
 #include "referee/run_directory.hpp"
-#include "referee/stop_signals.hpp"
+#include "referee/stop_requests.hpp"
 
 namespace arena {
 namespace {
@@ -41,7 +41,10 @@ class MorrisServer::Impl {
         acceptors_{tcp::acceptor(io_), tcp::acceptor(io_)},
         move_timer_(io_),
         lingering_(io_),
-        signals_(io_) {}
+        stops_(io_, out_, [this] {
+          abort_game("the server was stopped");
+          shutdown();
+        }) {}
 
   std::pair<std::uint16_t, std::uint16_t> listen() {
     for (Side s : {Side::White, Side::Black})
@@ -54,21 +57,11 @@ class MorrisServer::Impl {
 
   void run(bool handle_signals) {
     new_session();
-    // On a signal a game in progress is recorded as aborted: nothing is lost.
-    if (handle_signals)
-      signals_.watch(out_, [this] {
-        abort_game("the server was stopped");
-        shutdown();
-      });
+    if (handle_signals) stops_.watch_signals();
     io_.run();
   }
 
-  void stop() {
-    asio::post(io_, [this] {
-      abort_game("the server was stopped");
-      shutdown();
-    });
-  }
+  void stop() { stops_.request(); }
 
   std::vector<std::filesystem::path> record_paths() const { return record_paths_; }
   std::filesystem::path run_directory() const { return run_dir_; }
@@ -83,7 +76,7 @@ class MorrisServer::Impl {
   std::array<tcp::acceptor, 2> acceptors_;
   asio::steady_timer move_timer_;
   LingeringConnections lingering_;
-  StopSignals signals_;
+  StopRequests stops_;
   std::array<std::uint16_t, 2> ports_{};
   std::filesystem::path run_dir_;
   std::vector<std::filesystem::path> record_paths_;
@@ -372,7 +365,7 @@ class MorrisServer::Impl {
     stopping_ = true;
     asio::error_code ec;
     for (auto& a : acceptors_) a.close(ec);
-    signals_.cancel();
+    stops_.cancel();
     move_timer_.cancel();
     for (auto& c : seats_)
       if (c) lingering_.add(c);
