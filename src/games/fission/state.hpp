@@ -18,13 +18,7 @@ namespace arena::fission {
 enum Direction : std::uint8_t { N, NE, E, SE, S, SW, W, NW };
 inline constexpr const auto& kDirectionNames = kCompassNames;
 
-struct Move {
-  std::uint8_t from = 0;
-  std::uint8_t dir = 0;
-
-  constexpr std::uint32_t key() const { return from * 8u + dir; }
-  constexpr bool operator==(const Move&) const = default;
-};
+using Move = CompassMove;  // a stone and the direction it slides
 
 // Precomputed geometry: for each direction and square, the cells in that direction.
 struct Geometry {

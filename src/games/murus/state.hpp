@@ -62,13 +62,7 @@ constexpr Bitboard goal_row(Side s) {
 
 // A tower and a direction. Whether it is a split or a sacrifice follows from the board (a split
 // needs the first cell empty or an own wall, a sacrifice needs an enemy wall there).
-struct Move {
-  std::uint8_t from = 0;
-  std::uint8_t dir = 0;
-
-  constexpr std::uint32_t key() const { return from * 8u + dir; }
-  constexpr bool operator==(const Move&) const = default;
-};
+using Move = CompassMove;
 
 // The towers of one side that can move in each direction.
 struct Movers {
