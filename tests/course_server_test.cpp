@@ -119,7 +119,6 @@ class CourseServerTest : public ::testing::Test {
     EXPECT_NO_THROW(returned_.get());
   }
 
-  // Connects White then Black, checking each greeting before the next client connects.
   // The tied game from Black's first move on: B5,W, A5,E and B1,S. As in
   // fission_movelimit_tm3_tie, the last mover gets VALID_MOVE, the other the move, then TIE.
   void finish_tied_game(TestClient& w, TestClient& b) {
@@ -131,6 +130,7 @@ class CourseServerTest : public ::testing::Test {
     expect_run_returns();
   }
 
+  // Connects White then Black, checking each greeting before the next client connects.
   Players connect_both() {
     Players p;
     p.white = std::make_unique<TestClient>(port_);
