@@ -1,5 +1,6 @@
 // What the Fission engine adds to the shared search: the winning explosions the quiescence
-// search follows, and the evaluation's sense of a move limit decided by stones.
+// search follows, the evaluation's sense of a move limit decided by stones, and the contempt that
+// keeps a level game alive.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -112,6 +113,33 @@ TEST(FissionLimit, LeadTermGrowsTowardsTheLimit) {
   EXPECT_EQ(at(90, Side::White, more), 14);  // 10 to go
   EXPECT_EQ(at(99, Side::Black, more), -23);
   EXPECT_EQ(at(90, Side::White, {}), 0);  // a draw at the limit: no lead to keep
+}
+
+int stones_on_board(const fission::State& s) {
+  return popcount(s.stones(Side::White) | s.stones(Side::Black));
+}
+
+TEST(FissionContempt, InProportionToTheStonesLeft) {
+  EXPECT_EQ(fission::contempt(fission::State::start()), fission::kContempt);
+  EXPECT_EQ(fission::contempt(
+                fission::State::from_stones(cells({"A1", "B2", "C3"}), cells({"H8", "G7", "F6"}))),
+            fission::kContempt / 4);
+}
+
+// White D2 F4 F8 against Black E4 F5 G4, White to move. F8,W stops on F6 and trades itself for
+// F5 (two stones each left); F8,SW keeps all six on the board.
+TEST(FissionContempt, KeepsALevelGameAlive) {
+  const auto s = fission::State::from_stones(cells({"D2", "F4", "F8"}), cells({"E4", "F5", "G4"}),
+                                             Side::White, 16, {});
+  const auto with = search_to_depth(s, 2);
+  const auto without = search_to_depth(s, 2, SearchOptions{.contempt = false});
+  fission::State after_with = s, after_without = s;
+  after_with.apply(with.best);
+  after_without.apply(without.best);
+  EXPECT_EQ(s.move_text(with.best), "F8,SW");
+  EXPECT_EQ(stones_on_board(after_with), 6);
+  EXPECT_EQ(s.move_text(without.best), "F8,W");
+  EXPECT_EQ(stones_on_board(after_without), 4);
 }
 
 }  // namespace

@@ -131,6 +131,7 @@ std::vector<BookEntry> make_book(const GameInfo& game, const RuleOptions& rules,
     PlayerSpec judge_spec;
     judge_spec.kind = PlayerKind::Engine;
     judge_spec.depth = recipe.depth;
+    judge_spec.contempt = false;  // the balance of the position, not what the engine would risk
     auto judge = game.make_player(judge_spec);
     judge->choose(*state);
     const auto summary = judge->last_search();

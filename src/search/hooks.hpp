@@ -33,4 +33,13 @@ concept HasNoisyMoves = requires(const S& s, MoveList<typename S::Move, S::kMaxM
   s.noisy_moves(list);
 };
 
+// `int contempt(const S&)`: what the side the search plays for gains by keeping the game alive in
+// this position (the search adds it for that side, subtracts it for the other). A level game
+// that still has much to play for is worth more, against a weaker opponent, than one traded down
+// into a dead draw.
+template <class S>
+concept HasContempt = requires(const S& s) {
+  { contempt(s) } -> std::same_as<int>;
+};
+
 }  // namespace arena

@@ -20,6 +20,7 @@ struct PlayerSpec {
                             // with depth 0 it replaces the time: deterministic, machine-free)
   int threads = 1;          // engine: search threads (lazy SMP); 1 is fair to one-core opponents
   int level = 0;            // engine: 1..kEngineLevels from beginner up (0: full strength)
+  bool contempt = true;     // engine: off to judge a position rather than play it (opening books)
 };
 
 // The engine's strength levels: what each may search and how often it plays a random move

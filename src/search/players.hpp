@@ -71,7 +71,8 @@ class EnginePlayer final : public Player {
   explicit EnginePlayer(const PlayerSpec& spec)
       : spec_(spec),
         level_(engine_level(spec.level)),
-        searcher_(16, SearchOptions{.threads = std::max(spec.threads, 1)}),
+        searcher_(16,
+                  SearchOptions{.threads = std::max(spec.threads, 1), .contempt = spec.contempt}),
         rng_(spec.seed) {}
   std::string name() const override {
     std::string name = "engine";

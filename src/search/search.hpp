@@ -38,7 +38,8 @@ struct SearchOptions {
   int threads = 1;          // lazy SMP: helpers search the same root and share the table
   bool aspiration = false;  // root windows around the last iteration's score
   bool reductions = false;  // late quiet moves searched one or two plies shallower first
-  static SearchOptions classic() { return {1, false, false}; }
+  bool contempt = true;     // the game's contempt (hooks.hpp); off to judge a position's balance
+  static SearchOptions classic() { return {1, false, false, true}; }
 };
 
 struct IterationInfo {
@@ -73,7 +74,8 @@ class Searcher {
 
   Outcome search(const S& root, const SearchLimits& limits,
                  const std::function<void(const IterationInfo&)>& on_iteration = {}) {
-    if (root.side_to_move() != root_side_) tt_->clear();  // stored draw scores depend on the side
+    // Stored draw and contempt scores depend on the side the search plays for.
+    if (root.side_to_move() != root_side_) tt_->clear();
     tt_->new_search();
     const int helpers = std::max(options_.threads, 1) - 1;
     while (static_cast<int>(helpers_.size()) < helpers)
@@ -191,6 +193,15 @@ class Searcher {
   int draw_score(const S& s) const {
     return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
   }
+  // The game's evaluation from the side to move's view, with its contempt for the side the
+  // search plays for.
+  int static_eval(const S& s) const {
+    int score = evaluate(s);
+    if constexpr (HasContempt<S>) {
+      if (options_.contempt) score += s.side_to_move() == root_side_ ? contempt(s) : -contempt(s);
+    }
+    return score;
+  }
   // A decided game, from the side to move's view: the sooner a win, the better.
   static int decided_score(bool mover_wins, int plies_to_end) {
     return mover_wins ? kWinScore - plies_to_end : -(kWinScore - plies_to_end);
@@ -215,7 +226,7 @@ class Searcher {
     if (should_stop()) return 0;
     const Result r = s.result();
     if (r.over()) return terminal_score(s, r, ply);
-    int best = evaluate(s);
+    int best = static_eval(s);
     if (best >= beta || ply >= kMaxPly - 1) return best;
     if (best > alpha) alpha = best;
     MoveList<Move, S::kMaxMoves> moves;
@@ -327,7 +338,7 @@ class Searcher {
     }
     if (depth <= 0 || ply >= kMaxPly - 1) {
       if constexpr (HasNoisyMoves<S>) return quiescence(s, alpha, beta, ply);
-      return evaluate(s);
+      return static_eval(s);
     }
 
     const int alpha_in = alpha;

@@ -50,8 +50,8 @@ Terms terms(const State& s) {
   t[kCrowding] = crowding(own) - crowding(opp);
   t[kEdge] = popcount(own & kBorder) - popcount(opp & kBorder);
   t[kLonely] = lonely(own, all) - lonely(opp, all);
-  // A stone of lead is worth more when few are left (24 at the start).
-  t[kEndgameMaterial] = lead * (24 - popcount(all)) / 4;
+  // A stone of lead is worth more when few are left.
+  t[kEndgameMaterial] = lead * (kStartStones - popcount(all)) / 4;
   if (s.limit_rule() == LimitRule::MoreStones) {
     const int ramp = std::max(0, kLimitRamp - (s.move_limit_plies() - s.ply()));
     t[kLimitLead] = (lead > 0) - (lead < 0);
@@ -69,6 +69,10 @@ int evaluate(const State& s, const Terms& weights) {
 
 int evaluate(const State& s) {
   return evaluate(s, kWeights);
+}
+
+int contempt(const State& s) {
+  return kContempt * popcount(s.stones(Side::White) | s.stones(Side::Black)) / kStartStones;
 }
 
 }  // namespace arena::fission

@@ -14,13 +14,20 @@ using Terms = std::array<int, kTerms>;
 inline constexpr std::array<std::string_view, kTerms> kTermNames = {
     "mobility", "crowding", "edge", "lonely", "endgame_material", "limit_lead"};
 inline constexpr int kStoneValue = 100;
+inline constexpr int kStartStones = 24;
 inline constexpr Terms kWeights = {2, -4, 0, 0, 0, 0};
 // With more stones winning at the move limit, the lead counts more in the last plies before it.
 inline constexpr int kLimitRamp = 24;
+
+// The search's contempt (search/hooks.hpp): up to this much, in proportion to the stones still on
+// the board. Against a weaker opponent the engine keeps the stones that give it chances rather
+// than trading down into a level ending of a few stones, which at Fission is a dead draw.
+inline constexpr int kContempt = 100;
 
 int material(const State& s);  // our stones less theirs
 Terms terms(const State& s);
 int evaluate(const State& s, const Terms& weights);
 int evaluate(const State& s);
+int contempt(const State& s);
 
 }  // namespace arena::fission
