@@ -115,10 +115,6 @@ TEST(FissionLimit, LeadTermGrowsTowardsTheLimit) {
   EXPECT_EQ(at(90, Side::White, {}), 0);  // a draw at the limit: no lead to keep
 }
 
-int stones_on_board(const fission::State& s) {
-  return popcount(s.stones(Side::White) | s.stones(Side::Black));
-}
-
 TEST(FissionContempt, InProportionToTheStonesLeft) {
   EXPECT_EQ(fission::contempt(fission::State::start()), fission::kContempt);
   EXPECT_EQ(fission::contempt(
@@ -137,9 +133,9 @@ TEST(FissionContempt, KeepsALevelGameAlive) {
   after_with.apply(with.best);
   after_without.apply(without.best);
   EXPECT_EQ(s.move_text(with.best), "F8,SW");
-  EXPECT_EQ(stones_on_board(after_with), 6);
+  EXPECT_EQ(popcount(after_with.occupied()), 6);
   EXPECT_EQ(s.move_text(without.best), "F8,W");
-  EXPECT_EQ(stones_on_board(after_without), 4);
+  EXPECT_EQ(popcount(after_without.occupied()), 4);
 }
 
 }  // namespace

@@ -190,17 +190,19 @@ class Searcher {
 
   // Draws count slightly against the side the search plays for ("contempt"): against a weaker
   // opponent a game that goes on is worth more than a draw taken early.
-  int draw_score(const S& s) const {
-    return s.side_to_move() == root_side_ ? -kDrawContempt : kDrawContempt;
-  }
+  int draw_score(const S& s) const { return for_root_side(s, -kDrawContempt); }
   // The game's evaluation from the side to move's view, with its contempt for the side the
   // search plays for.
   int static_eval(const S& s) const {
     int score = evaluate(s);
     if constexpr (HasContempt<S>) {
-      if (options_.contempt) score += s.side_to_move() == root_side_ ? contempt(s) : -contempt(s);
+      if (options_.contempt) score += for_root_side(s, contempt(s));
     }
     return score;
+  }
+  // A value for the side the search plays for, from the side to move's view.
+  int for_root_side(const S& s, int value) const {
+    return s.side_to_move() == root_side_ ? value : -value;
   }
   // A decided game, from the side to move's view: the sooner a win, the better.
   static int decided_score(bool mover_wins, int plies_to_end) {

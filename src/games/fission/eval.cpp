@@ -72,7 +72,7 @@ int evaluate(const State& s) {
 }
 
 int contempt(const State& s) {
-  return kContempt * popcount(s.stones(Side::White) | s.stones(Side::Black)) / kStartStones;
+  return kContempt * popcount(s.occupied()) / kStartStones;
 }
 
 }  // namespace arena::fission

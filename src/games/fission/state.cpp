@@ -72,22 +72,22 @@ void State::recompute_hash() {
 
 bool State::has_legal_move(Side s) const {
   // A stone can move iff one of its neighbour cells is empty (that is the first cell of a slide).
-  const Bitboard empty = ~(stones_[0] | stones_[1]);
+  const Bitboard empty = ~occupied();
   return (neighbours(stones_[index(s)]) & empty) != 0;
 }
 
 bool State::is_legal(Move m) const {
   if (m.from >= 64 || m.dir >= 8 || !(stones_[index(side_)] & bit(m.from))) return false;
   if (!geometry().ray[m.dir][m.from]) return false;
-  return !((stones_[0] | stones_[1]) & bit(m.from + kDirectionDelta[m.dir]));
+  return !(occupied() & bit(m.from + kDirectionDelta[m.dir]));
 }
 
 void State::apply(Move m) {
   const Geometry& g = geometry();
   const int us = index(side_);
-  const Bitboard occupied = stones_[0] | stones_[1];
+  const Bitboard all = occupied();
   const Bitboard ray = g.ray[m.dir][m.from];
-  const Bitboard blockers = ray & occupied;
+  const Bitboard blockers = ray & all;
   const int delta = kDirectionDelta[m.dir];
 
   stones_[us] ^= bit(m.from);

@@ -49,6 +49,7 @@ class State {
   int move_limit_plies() const { return limit_plies_; }
   LimitRule limit_rule() const { return limit_rule_; }
   Bitboard stones(Side s) const { return stones_[index(s)]; }
+  Bitboard occupied() const { return stones_[0] | stones_[1]; }
   std::uint64_t hash() const { return hash_; }
 
   template <std::size_t N>
@@ -95,7 +96,7 @@ constexpr Bitboard neighbours(Bitboard b) {
 template <std::size_t N>
 void State::legal_moves(MoveList<Move, N>& list) const {
   list.clear();
-  const Bitboard empty = ~(stones_[0] | stones_[1]);
+  const Bitboard empty = ~occupied();
   const Geometry& g = geometry();
   Bitboard own = stones_[index(side_)];
   while (own) {
@@ -113,15 +114,15 @@ template <std::size_t N>
 void State::winning_explosions(MoveList<Move, N>& list) const {
   list.clear();
   const Geometry& g = geometry();
-  const Bitboard occupied = stones_[0] | stones_[1];
+  const Bitboard all = occupied();
   const Bitboard mine = stones_[index(side_)], theirs = stones_[index(opposite(side_))];
   for (Bitboard own = mine; own;) {
     const int from = pop_lsb(own);
     for (int d = 0; d < 8; ++d) {
       const Bitboard ray = g.ray[d][from];
-      const Bitboard blockers = ray & occupied;
+      const Bitboard blockers = ray & all;
       // No blocker: a slide to the edge; the first cell taken: not a legal move.
-      if (!blockers || (occupied & bit(from + kDirectionDelta[d]))) continue;
+      if (!blockers || (all & bit(from + kDirectionDelta[d]))) continue;
       const int hit = kDirectionPositive[d] ? lsb(blockers) : msb(blockers);
       const Bitboard blast = g.blast[hit - kDirectionDelta[d]];
       if (popcount(theirs & blast) > popcount(mine & blast & ~bit(from)) + 1)
