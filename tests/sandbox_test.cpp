@@ -420,9 +420,17 @@ TEST(Sandbox, KillNineAndResumeLeaveNoProcessCgroupOrMount) {
   const auto event = tmp.path() / "event";
   Process first({ARENA_BINARY, "tournament", "fission", "-f", file.string(), "-o", event.string(),
                  "--sandbox", "required", "--connect-timeout", "3", "--warmup", "0.1"});
-  // Wait until the first game's agents run, then kill arena without warning.
-  for (int i = 0; i < 400 && processes_with(mark).empty(); ++i) std::this_thread::sleep_for(50ms);
-  ASSERT_FALSE(processes_with(mark).empty()) << first.out() << first.err();
+  // Wait until the first game's agent runs, then kill arena without warning. The agent's own
+  // command, not only bubblewrap (whose command line carries the mark too): until bubblewrap has
+  // started the command, the chain of its processes that die with their parent is not complete,
+  // and what a kill then leaves is for the resume below to sweep.
+  const auto agent_running = [&] {
+    for (const auto& p : processes_with(mark))
+      if (p.find("bwrap") == std::string::npos) return true;
+    return false;
+  };
+  for (int i = 0; i < 400 && !agent_running(); ++i) std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(agent_running()) << first.out() << first.err();
   const pid_t dead = first.pid();
   first.kill(SIGKILL);
   first.wait(10s);
