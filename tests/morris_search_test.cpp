@@ -115,6 +115,17 @@ TEST(MorrisSearch, FixedDepthIsDeterministic) {
   EXPECT_EQ(s.move_text(a.best), "g1");
 }
 
+TEST(MorrisSearch, NoReductionsByDefault) {
+  // Late-move reductions lost at Morris even sparing the mills (docs/strength.md): the default
+  // search is the one with them off, node for node.
+  const State s = after(State::start(), "a1 b2 d1");
+  const auto by_default = search_to_depth(s, 5);
+  const auto without = search_to_depth(s, 5, SearchOptions{.reductions = false});
+  const auto with = search_to_depth(s, 5, SearchOptions{.reductions = true});
+  EXPECT_EQ(by_default.nodes, without.nodes);
+  EXPECT_NE(by_default.nodes, with.nodes);
+}
+
 int engine_wins(PlayerKind opponent, int depth, int games) {
   return testing::engine_wins("morris", opponent, depth, games, 100);
 }

@@ -146,6 +146,35 @@ TEST(MurusSearch, FixedDepthIsDeterministic) {
   EXPECT_EQ(a.depth, 6);
 }
 
+TEST(MurusSearch, ReductionsSpareTheSacrifice) {
+  // A lone tower with one enemy wall beside it: of its legal moves only the sacrifice is not
+  // reducible.
+  const State s =
+      board({"B.......", "........", "........", "...Wb...", "........", "........", "........"});
+  MoveList<Move, State::kMaxMoves> moves;
+  s.legal_moves(moves);
+  int sacrifices = 0, reducible_moves = 0;
+  for (const Move& m : moves) {
+    sacrifices += s.is_sacrifice(m);
+    reducible_moves += reducible(s, m);
+  }
+  EXPECT_EQ(sacrifices, 1);
+  EXPECT_EQ(reducible_moves, static_cast<int>(moves.size()) - 1);
+}
+
+TEST(MurusSearch, ReducesLateMovesByDefault) {
+  // The game names its reducible moves, so the default search reduces them: the same depth
+  // costs fewer nodes than with the reductions off.
+  SearchLimits limits;
+  limits.max_depth = 6;
+  Searcher<State> by_default;
+  Searcher<State> without(16, SearchOptions{.reductions = false});
+  const auto reduced = by_default.search(State::start(), limits);
+  const auto full = without.search(State::start(), limits);
+  EXPECT_EQ(reduced.depth, 6);
+  EXPECT_LT(reduced.nodes, full.nodes);
+}
+
 int engine_wins(PlayerKind opponent, int depth, int games) {
   return testing::engine_wins("murus", opponent, depth, games, 300);
 }

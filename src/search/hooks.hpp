@@ -42,4 +42,12 @@ concept HasContempt = requires(const S& s) {
   { contempt(s) } -> std::same_as<int>;
 };
 
+// `bool reducible(const S&, const S::Move&)`: whether a late move may be searched shallower
+// first (late-move reductions, search.hpp). A game that has it gets the reductions by default,
+// for the moves it calls reducible only: the quiet ones, not those that decide material.
+template <class S>
+concept HasReducibleMoves = requires(const S& s, const typename S::Move& m) {
+  { reducible(s, m) } -> std::same_as<bool>;
+};
+
 }  // namespace arena

@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -30,16 +31,22 @@ inline constexpr int kDrawContempt = 50;
 inline constexpr int kWinBound = kWinScore - 1000;
 inline constexpr int kMaxDatabasePlies = kWinScore - kWinBound - kMaxPly;
 
-// Which refinements a search uses. Aspiration windows and late-move reductions are off: in a
-// match at 20,000 nodes a move they lost at Nine Men's Morris (222 games, Elo -17 +- 40) and
-// changed nothing measurable at Fission (218 games, 210 draws); docs/strength.md. classic() is
-// the search Paper Soccer's course reference levels were graded with.
+// Which refinements a search uses. Aspiration windows are off, and late-move reductions are on
+// only in the games that name their quiet moves (the reducible() hook): in matches at 20,000
+// nodes a move the reductions won at Murus Gallicus and lost at Nine Men's Morris, even sparing
+// the mills; docs/strength.md. classic() is the search Paper Soccer's course reference levels
+// were graded with.
 struct SearchOptions {
   int threads = 1;          // lazy SMP: helpers search the same root and share the table
   bool aspiration = false;  // root windows around the last iteration's score
-  bool reductions = false;  // late quiet moves searched one or two plies shallower first
-  bool contempt = true;     // the game's contempt (hooks.hpp); off to judge a position's balance
-  static SearchOptions classic() { return {1, false, false, true}; }
+  // Late moves searched one or two plies shallower first. Unset: in the games with the
+  // reducible() hook; true: in every game; false: never. A game's hook always spares the moves
+  // it does not call reducible.
+  std::optional<bool> reductions = std::nullopt;
+  bool contempt = true;  // the game's contempt (hooks.hpp); off to judge a position's balance
+  static SearchOptions classic() {
+    return {.threads = 1, .aspiration = false, .reductions = false, .contempt = true};
+  }
 };
 
 struct IterationInfo {
@@ -367,7 +374,7 @@ class Searcher {
       if (i == 0) {
         score = search_child(s, child, depth, alpha, beta, ply);
       } else {
-        const int r = reduction(s, child, depth, i, moves[i].key(), ply);
+        const int r = reduction(s, child, depth, i, moves[i], ply);
         score = r > 0 ? -negamax(child, depth - 1 - r, -alpha - 1, -alpha, ply + 1) : alpha + 1;
         if (!stopped_ && score > alpha)
           score = search_child(s, child, depth, alpha, alpha + 1, ply);
@@ -399,9 +406,13 @@ class Searcher {
   // Late-move reductions: after the TT move and the killers, moves the ordering puts late are
   // probably worse; they are tried one ply shallower (two when very late and deep) with a null
   // window, and searched at full depth only if they beat alpha. Not within a multi-step turn.
-  int reduction(const S& s, const S& child, int depth, std::size_t i, std::uint32_t key,
+  int reduction(const S& s, const S& child, int depth, std::size_t i, const Move& move,
                 int ply) const {
-    if (!options_.reductions || depth < 3 || i < 3) return 0;
+    const std::uint32_t key = move.key();
+    if (!options_.reductions.value_or(HasReducibleMoves<S>) || depth < 3 || i < 3) return 0;
+    if constexpr (HasReducibleMoves<S>) {
+      if (!reducible(s, move)) return 0;
+    }
     if (child.side_to_move() == s.side_to_move()) return 0;
     if (key == killers_[ply][0] || key == killers_[ply][1]) return 0;
     return depth >= 6 && i >= 8 ? 2 : 1;

@@ -33,7 +33,8 @@ inline constexpr std::array<std::string_view, kTerms> kTermNames = {
 inline constexpr int kStoneValue = 100;
 // Fitted by texel_tune in two rounds of 4,000 self-play games, each round accepted by an SPRT
 // against the weights before it (docs/tuning.md, docs/strength.md).
-inline constexpr Terms kWeights = {176, 181, 108, 76, 65, 22, 12, 58, 37, 21, -7, -43, 14, -18, 20, -126};
+inline constexpr Terms kWeights = {176, 181, 108, 76,  65, 22,  12, 58,
+                                   37,  21,  -7,  -43, 14, -18, 20, -126};
 
 int material(const State& s);  // our stones less theirs
 // Whether the side to move can split onto its goal row: then evaluate() is kGoalNextMove.
@@ -41,5 +42,10 @@ bool goal_next_move(const State& s);
 Terms terms(const State& s);
 int evaluate(const State& s, const Terms& weights);
 int evaluate(const State& s);
+
+// Late-move reductions (search/hooks.hpp) spare the sacrifices.
+inline bool reducible(const State& s, const Move& m) {
+  return !s.is_sacrifice(m);
+}
 
 }  // namespace arena::murus
