@@ -1,7 +1,8 @@
-// Texel tuning of the Fission and Murus Gallicus evaluations (docs/tuning.md): self-play games of
-// the engine at a node limit from random openings give positions with their game's outcome; the
-// evaluation's weights are then fitted by local search to minimise the logistic (cross-entropy)
-// loss of sigmoid(eval) against the outcome. Prints the weights to paste into the game's eval.hpp.
+// Texel tuning of the Fission, Murus Gallicus and Nine Men's Morris evaluations (docs/tuning.md):
+// self-play games of the engine at a node limit from random openings give positions with their
+// game's outcome; the evaluation's weights are then fitted by local search to minimise the logistic
+// (cross-entropy) loss of sigmoid(eval) against the outcome. Prints the weights to paste into the
+// game's eval.hpp.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +13,7 @@
 
 #include "core/rng.hpp"
 #include "games/fission/eval.hpp"
+#include "games/morris/eval.hpp"
 #include "games/murus/eval.hpp"
 #include "search/search.hpp"
 
@@ -44,6 +46,10 @@ bool quiet(const fission::State& s) {
 }
 bool quiet(const murus::State& s) {
   return !murus::goal_next_move(s);
+}
+// Morris has no quiescence search: the evaluation judges every leaf, a mill to close included.
+bool quiet(const morris::State&) {
+  return true;
 }
 
 template <class S, class Game>
@@ -154,16 +160,26 @@ struct MurusGame {
   static Terms terms(const murus::State& s) { return murus::terms(s); }
 };
 
+struct MorrisGame {
+  using Terms = morris::Terms;
+  static constexpr auto kWeights = morris::kWeights;
+  static constexpr auto kTermNames = morris::kTermNames;
+  static constexpr int kStoneValue = morris::kStoneValue;
+  static int material(const morris::State& s) { return morris::material(s); }
+  static Terms terms(const morris::State& s) { return morris::terms(s); }
+};
+
 }  // namespace
 }  // namespace arena
 
 int main(int argc, char** argv) {
-  CLI::App app{"Texel tuning of the Fission and Murus Gallicus evaluation weights"};
+  CLI::App app{
+      "Texel tuning of the Fission, Murus Gallicus and Nine Men's Morris evaluation weights"};
   std::string game;
   arena::Options o;
-  app.add_option("game", game, "fission or murus")
+  app.add_option("game", game, "fission, murus or morris")
       ->required()
-      ->check(CLI::IsMember({"fission", "murus"}));
+      ->check(CLI::IsMember({"fission", "murus", "morris"}));
   app.add_option("--games", o.games, "Self-play games")->capture_default_str();
   app.add_option("--nodes", o.nodes, "Nodes per move in self-play")->capture_default_str();
   app.add_option("--random-plies", o.random_plies, "Random moves that open each game")
@@ -173,7 +189,9 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (game == "fission")
     arena::tune<arena::fission::State, arena::FissionGame>(o);
-  else
+  else if (game == "murus")
     arena::tune<arena::murus::State, arena::MurusGame>(o);
+  else
+    arena::tune<arena::morris::State, arena::MorrisGame>(o);
   return 0;
 }

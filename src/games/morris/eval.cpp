@@ -5,22 +5,8 @@
 namespace arena::morris {
 namespace {
 
-// Weights per stage of the side being scored: pieces decide the game; mills, open lines and
-// mobility decide how the pieces will go.
-struct Weights {
-  int piece, mill, open_two, blocked, mobility, swing, reopen;
-};
-constexpr Weights kPlacing{1000, 120, 90, 25, 8, 80, 20};
-constexpr Weights kMoving{1000, 160, 70, 60, 25, 250, 50};
-constexpr Weights kFlying{1000, 100, 300, 0, 0, 0, 0};
-constexpr int kThreatOnMove = 700;  // a mill the side to move can close now: nearly a piece
-// A side with no move loses: the losses to strong engines came from being blocked just after
-// placing ended. Placing weighs blocked pieces and mobility more as the hand empties, and a side
-// near (or in) the moving stage with at most two slides left is in danger.
-constexpr int kPlacingBlockedPerPlaced = 9;
-constexpr int kPlacingMobilityPerPlaced = 3;
-constexpr int kDanger[] = {350, 140, 45};  // by slides left: 0, 1, 2
-constexpr int kDangerHand = 2;             // placing with at most this many in hand counts
+// Placing counts as near the moving stage with at most this many pieces in hand.
+constexpr int kDangerHand = 2;
 
 struct Features {
   int mills = 0;       // complete mills
@@ -79,34 +65,55 @@ bool can_close_mill(const State& s, Side side, const Features& f, Points own) {
   return false;
 }
 
-int side_score(const State& s, Side side, const Features& f) {
+// Adds a side's terms to t with the sign given (+1 ours, -1 theirs).
+void add_side(Terms& t, const State& s, Side side, const Features& f, int sign) {
   const Stage st = s.stage(side);
-  const Weights& w = st == Stage::Placing ? kPlacing : st == Stage::Moving ? kMoving : kFlying;
-  int blocked = w.blocked, mobility = w.mobility;
+  const int base = st == Stage::Placing  ? kPlacingMill
+                   : st == Stage::Moving ? kMovingMill
+                                         : kFlyingMill;
+  t[base + 0] += sign * f.mills;
+  t[base + 1] += sign * f.open_two;
+  t[base + 2] += sign * f.blocked;
+  t[base + 3] += sign * f.mobility;
+  t[base + 4] += sign * f.swings;
+  t[base + 5] += sign * f.reopen;
   if (st == Stage::Placing) {
     const int placed = kPiecesPerSide - s.in_hand(side);
-    blocked += kPlacingBlockedPerPlaced * placed;
-    mobility += kPlacingMobilityPerPlaced * placed;
+    t[kPlacedBlocked] += sign * placed * f.blocked;
+    t[kPlacedMobility] += sign * placed * f.mobility;
   }
-  int score = w.piece * s.pieces(side) + w.mill * f.mills + w.open_two * f.open_two -
-              blocked * f.blocked + mobility * f.mobility + w.swing * f.swings +
-              w.reopen * f.reopen;
   const bool near_moving =
       st == Stage::Moving || (st == Stage::Placing && s.in_hand(side) <= kDangerHand);
-  if (near_moving && f.mobility < 3) score -= kDanger[f.mobility];
-  return score;
+  if (near_moving && f.mobility < 3) t[kDanger0 + f.mobility] += sign;
 }
 
 }  // namespace
 
-int evaluate(const State& s) {
+int material(const State& s) {
+  return s.pieces(s.side_to_move()) - s.pieces(opposite(s.side_to_move()));
+}
+
+Terms terms(const State& s) {
   const Side us = s.side_to_move(), them = opposite(us);
   const Points own = s.points(us), opp = s.points(them);
   const Points empty = kAllPoints & ~(own | opp);
   const Features fu = features(own, opp, empty), ft = features(opp, own, empty);
-  int score = side_score(s, us, fu) - side_score(s, them, ft);
-  if (can_close_mill(s, us, fu, own)) score += kThreatOnMove;
+  Terms t{};
+  add_side(t, s, us, fu, 1);
+  add_side(t, s, them, ft, -1);
+  t[kThreatOnMove] = can_close_mill(s, us, fu, own);
+  return t;
+}
+
+int evaluate(const State& s, const Terms& weights) {
+  const Terms t = terms(s);
+  int score = kStoneValue * material(s);
+  for (int i = 0; i < kTerms; ++i) score += weights[i] * t[i];
   return score;
+}
+
+int evaluate(const State& s) {
+  return evaluate(s, kWeights);
 }
 
 }  // namespace arena::morris

@@ -1,12 +1,55 @@
 #pragma once
 // What the search needs to know about a Morris position, from the side to move's view.
+#include <array>
 #include <optional>
+#include <string_view>
 
 #include "games/morris/state.hpp"
 #include "search/hooks.hpp"
 
 namespace arena::morris {
 
+// The evaluation is 1000 per piece (on the board and in hand) plus a weighted sum of these terms,
+// each ours less theirs, every side's counted by its own stage (placing, moving, flying).
+// bench/texel_tune can fit the weights (docs/tuning.md).
+// clang-format off
+enum Term {
+  // Per stage: complete mills; lines with two own pieces and an empty third point; pieces with
+  // no empty neighbour; slides to an empty neighbour; mill pieces whose slide closes another mill
+  // (a mill every move); mill pieces that can slide out and back, the opponent unable to step in.
+  kPlacingMill, kPlacingOpenTwo, kPlacingBlocked, kPlacingMobility, kPlacingSwing, kPlacingReopen,
+  kMovingMill, kMovingOpenTwo, kMovingBlocked, kMovingMobility, kMovingSwing, kMovingReopen,
+  kFlyingMill, kFlyingOpenTwo, kFlyingBlocked, kFlyingMobility, kFlyingSwing, kFlyingReopen,
+  // While placing, blocked pieces and mobility times the pieces already placed: they weigh more
+  // as the hand empties (the losses to strong engines came from being blocked just after placing).
+  kPlacedBlocked, kPlacedMobility,
+  // A side moving, or placing with at most two in hand, with 0, 1 or 2 slides left: in danger.
+  kDanger0, kDanger1, kDanger2,
+  kThreatOnMove,  // the side to move can close a mill now (ours only)
+  kTerms
+};
+// clang-format on
+using Terms = std::array<int, kTerms>;
+inline constexpr std::array<std::string_view, kTerms> kTermNames = {
+    "placing_mill",    "placing_open_two", "placing_blocked", "placing_mobility", "placing_swing",
+    "placing_reopen",  "moving_mill",      "moving_open_two", "moving_blocked",   "moving_mobility",
+    "moving_swing",    "moving_reopen",    "flying_mill",     "flying_open_two",  "flying_blocked",
+    "flying_mobility", "flying_swing",     "flying_reopen",   "placed_blocked",   "placed_mobility",
+    "danger0",         "danger1",          "danger2",         "threat_on_move"};
+inline constexpr int kStoneValue = 1000;  // a piece: pieces decide the game
+// clang-format off
+inline constexpr Terms kWeights = {
+    120, 90, -25, 8, 80, 20,     // placing
+    160, 70, -60, 25, 250, 50,   // moving
+    100, 300, 0, 0, 0, 0,        // flying
+    -9, 3,                       // per piece placed
+    -350, -140, -45,             // danger by slides left
+    700};                        // a mill to close now: nearly a piece
+// clang-format on
+
+int material(const State& s);  // our pieces (on the board and in hand) less theirs
+Terms terms(const State& s);
+int evaluate(const State& s, const Terms& weights);
 int evaluate(const State& s);
 
 // The exact value from the endgame databases (endgames.hpp) when the position is in one: no
