@@ -31,10 +31,10 @@ inline constexpr std::array<std::string_view, kTerms> kTermNames = {
     "wall2",      "wall3",       "wall4",  "wall5",  "wall6",  "mobility", "sacrifice_threat",
     "home_guard", "goal_threats"};
 inline constexpr int kStoneValue = 100;
-// Fitted by texel_tune in three rounds of 4,000 self-play games, each round accepted by an SPRT
+// Fitted by texel_tune in two rounds of 4,000 self-play games, each round accepted by an SPRT
 // against the weights before it (docs/tuning.md, docs/strength.md).
-inline constexpr Terms kWeights = {158, 177, 92, 66,  62, 21,  3,  67,
-                                   40,  21,  -6, -48, 15, -15, 21, -124};
+inline constexpr Terms kWeights = {176, 181, 108, 76,  65, 22,  12, 58,
+                                   37,  21,  -7,  -43, 14, -18, 20, -126};
 
 int material(const State& s);  // our stones less theirs
 // Whether the side to move can split onto its goal row: then evaluate() is kGoalNextMove.
