@@ -562,6 +562,26 @@ TEST(MatchCli, PlaysAShortMatchFromABookFile) {
   EXPECT_NE(refused.find("course protocol"), std::string::npos) << refused;
 }
 
+TEST(MatchCli, AtAFixedDepthStopsWhenTheBookIsPlayed) {
+  // Two engines at a fixed depth would replay the same pair for every pass over the book.
+  testing::TempDir dir;
+  const auto book = dir.path() / "book.txt";
+  {
+    std::ofstream f(book);
+    for (const auto& o : fission_openings()) f << join_moves(o) << "\n";
+  }
+  const std::string out = run_arena({"match", "fission", "engine depth=1", "engine depth=2",
+                                     "--book", book.string(), "--pairs", "5"});
+  EXPECT_NE(out.find("3 pairs from 3 openings"), std::string::npos) << out;
+  EXPECT_NE(out.find("the match stops after the book's 3 openings"), std::string::npos) << out;
+  EXPECT_NE(out.find("Finished: 3 pairs, 6 games"), std::string::npos) << out;
+  // At a move time the games differ, and the pairs asked for are played.
+  const std::string timed = run_arena({"match", "fission", "engine depth=1", "engine time=20",
+                                       "--book", book.string(), "--pairs", "4", "-j", "2"});
+  EXPECT_NE(timed.find("Finished: 4 pairs, 8 games"), std::string::npos) << timed;
+  EXPECT_EQ(timed.find("the match stops"), std::string::npos) << timed;
+}
+
 // --- the time manager -------------------------------------------------------------------------
 
 TEST(TimeManager, StartsAnIterationWhenHalfOfItFits) {

@@ -89,6 +89,16 @@ void add_match_book(CLI::App& match, int& exit_code) {
   });
 }
 
+// Two built-in engines at a fixed node count or depth play the same two games every time an
+// opening comes round, so pairs beyond the book's openings would count the same games again.
+bool repeats_games(const match::MatchSettings& s) {
+  for (const auto& a : s.agents) {
+    if (a.kind != match::AgentSpec::Engine) return false;
+    if (a.limit.value_or(s.context.limit).kind == match::MoveLimit::Time) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void add_match(CLI::App& app, int& exit_code) {
@@ -237,6 +247,8 @@ void add_match(CLI::App& app, int& exit_code) {
                 : o->games > 0 ? (o->games + 1) / 2
                 : s.sprt       ? 100'000
                                : static_cast<int>(s.openings.size());
+      const bool capped = repeats_games(s) && s.pairs > static_cast<int>(s.openings.size());
+      if (capped) s.pairs = static_cast<int>(s.openings.size());
       end_children_on_signals();
       fmt::print("Match {}: A = {} ({}), B = {} ({})\n", g.name, s.agents[0].name, s.agents[0].spec,
                  s.agents[1].name, s.agents[1].spec);
@@ -247,6 +259,12 @@ void add_match(CLI::App& app, int& exit_code) {
                      ? fmt::format(" (+{} ms margin)", o->time_margin_ms)
                      : "",
                  s.concurrency, o->seed);
+      if (capped)
+        fmt::print(
+            "At a fixed number of nodes or depth the engines play the same two games each time an "
+            "opening comes round: the match stops after the book's {} openings (a larger book: "
+            "arena match book {} --positions N)\n",
+            s.openings.size(), g.name);
       if (s.sprt)
         fmt::print(
             "SPRT ({}): elo0 {:.2f}, elo1 {:.2f}, alpha {}, beta {}: LLR bounds ({:.2f}, {:.2f})\n",
