@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/rng.hpp"
@@ -52,9 +54,18 @@ bool quiet(const morris::State&) {
   return true;
 }
 
-template <class S, class Game>
+// What the tuner needs of a game's evaluation beyond its terms() and material() (found by
+// argument-dependent lookup in the game's namespace): the weights to fit, their names, and the
+// value of a stone, which stays fixed.
+template <class Terms>
+struct Evaluation {
+  Terms weights;
+  std::array<std::string_view, std::tuple_size_v<Terms>> names;
+  int stone_value;
+};
+
+template <class S, class Terms>
 auto self_play(const Options& o) {
-  using Terms = typename Game::Terms;
   std::vector<Sample<std::tuple_size_v<Terms>>> samples;
   Rng rng(o.seed);
   RuleOptions rules;
@@ -78,8 +89,8 @@ auto self_play(const Options& o) {
     }
     for (const S& p : seen) {
       auto& out = samples.emplace_back();
-      out.material = Game::material(p);
-      out.terms = Game::terms(p);
+      out.material = material(p);
+      out.terms = terms(p);
       out.result = r.outcome == Outcome::Draw               ? 0.5
                    : r.outcome == win_for(p.side_to_move()) ? 1.0
                                                             : 0.0;
@@ -101,15 +112,15 @@ double loss(const Samples& samples, const Terms& w, int stone, double k) {
   return sum / static_cast<double>(samples.size());
 }
 
-template <class S, class Game>
-void tune(const Options& o) {
-  const auto samples = self_play<S, Game>(o);
-  auto w = Game::kWeights;
+template <class S, class Terms>
+void tune(const Options& o, const Evaluation<Terms>& e) {
+  const auto samples = self_play<S, Terms>(o);
+  auto w = e.weights;
   // The scale k of the sigmoid is fitted first, with the current weights, then kept: a scan by
   // factors of 1.05 over [0.05, 50].
-  double k = 1, best_k_loss = loss(samples, w, Game::kStoneValue, k);
+  double k = 1, best_k_loss = loss(samples, w, e.stone_value, k);
   for (double c = 0.05; c < 50; c *= 1.05)
-    if (const double l = loss(samples, w, Game::kStoneValue, c); l < best_k_loss) {
+    if (const double l = loss(samples, w, e.stone_value, c); l < best_k_loss) {
       best_k_loss = l;
       k = c;
     }
@@ -124,7 +135,7 @@ void tune(const Options& o) {
         for (const int sign : {1, -1}) {
           auto trial = w;
           trial[i] += sign * step;
-          if (const double l = loss(samples, trial, Game::kStoneValue, k); l < best) {
+          if (const double l = loss(samples, trial, e.stone_value, k); l < best) {
             best = l;
             w = trial;
             improved = true;
@@ -136,38 +147,11 @@ void tune(const Options& o) {
   }
   fmt::print("loss {:.5f} with the tuned weights:\n", best);
   for (std::size_t i = 0; i < w.size(); ++i)
-    fmt::print("  {:<18} {:>5} (was {})\n", Game::kTermNames[i], w[i], Game::kWeights[i]);
+    fmt::print("  {:<18} {:>5} (was {})\n", e.names[i], w[i], e.weights[i]);
   std::string line;
   for (std::size_t i = 0; i < w.size(); ++i) line += fmt::format("{}{}", i ? ", " : "", w[i]);
   fmt::print("inline constexpr Terms kWeights = {{{}}};\n", line);
 }
-
-struct FissionGame {
-  using Terms = fission::Terms;
-  static constexpr auto kWeights = fission::kWeights;
-  static constexpr auto kTermNames = fission::kTermNames;
-  static constexpr int kStoneValue = fission::kStoneValue;
-  static int material(const fission::State& s) { return fission::material(s); }
-  static Terms terms(const fission::State& s) { return fission::terms(s); }
-};
-
-struct MurusGame {
-  using Terms = murus::Terms;
-  static constexpr auto kWeights = murus::kWeights;
-  static constexpr auto kTermNames = murus::kTermNames;
-  static constexpr int kStoneValue = murus::kStoneValue;
-  static int material(const murus::State& s) { return murus::material(s); }
-  static Terms terms(const murus::State& s) { return murus::terms(s); }
-};
-
-struct MorrisGame {
-  using Terms = morris::Terms;
-  static constexpr auto kWeights = morris::kWeights;
-  static constexpr auto kTermNames = morris::kTermNames;
-  static constexpr int kStoneValue = morris::kStoneValue;
-  static int material(const morris::State& s) { return morris::material(s); }
-  static Terms terms(const morris::State& s) { return morris::terms(s); }
-};
 
 }  // namespace
 }  // namespace arena
@@ -187,11 +171,15 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "Seed of the openings")->capture_default_str();
   app.add_flag("--more-stones", o.more_stones, "Play with more stones winning at the move limit");
   CLI11_PARSE(app, argc, argv);
+  using namespace arena;
   if (game == "fission")
-    arena::tune<arena::fission::State, arena::FissionGame>(o);
+    tune<fission::State>(o, Evaluation<fission::Terms>{fission::kWeights, fission::kTermNames,
+                                                       fission::kStoneValue});
   else if (game == "murus")
-    arena::tune<arena::murus::State, arena::MurusGame>(o);
+    tune<murus::State>(
+        o, Evaluation<murus::Terms>{murus::kWeights, murus::kTermNames, murus::kStoneValue});
   else
-    arena::tune<arena::morris::State, arena::MorrisGame>(o);
+    tune<morris::State>(
+        o, Evaluation<morris::Terms>{morris::kWeights, morris::kTermNames, morris::kStoneValue});
   return 0;
 }

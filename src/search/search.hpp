@@ -408,12 +408,12 @@ class Searcher {
   // window, and searched at full depth only if they beat alpha. Not within a multi-step turn.
   int reduction(const S& s, const S& child, int depth, std::size_t i, const Move& move,
                 int ply) const {
-    const std::uint32_t key = move.key();
     if (!options_.reductions.value_or(HasReducibleMoves<S>) || depth < 3 || i < 3) return 0;
     if constexpr (HasReducibleMoves<S>) {
       if (!reducible(s, move)) return 0;
     }
     if (child.side_to_move() == s.side_to_move()) return 0;
+    const std::uint32_t key = move.key();
     if (key == killers_[ply][0] || key == killers_[ply][1]) return 0;
     return depth >= 6 && i >= 8 ? 2 : 1;
   }
