@@ -258,7 +258,7 @@ TEST(MatchBooks, TheShippedBooksAreLegalAndDistinct) {
         std::filesystem::path(ARENA_SOURCE_DIR) / "data/books" / (std::string(g.name) + ".txt");
     auto book = read_book(g, {}, path);
     ASSERT_TRUE(book) << book.error;
-    EXPECT_GE(book.value->openings.size(), 20u) << g.name;
+    EXPECT_EQ(book.value->openings.size(), 2000u) << g.name;  // docs/match.md says why
     std::set<std::uint64_t> positions;
     for (const auto& o : book.value->openings)
       positions.insert((*position_after(g, {}, o).value)->hash());
@@ -580,6 +580,29 @@ TEST(MatchCli, AtAFixedDepthStopsWhenTheBookIsPlayed) {
                                        "--book", book.string(), "--pairs", "4", "-j", "2"});
   EXPECT_NE(timed.find("Finished: 4 pairs, 8 games"), std::string::npos) << timed;
   EXPECT_EQ(timed.find("the match stops"), std::string::npos) << timed;
+  // Two threads share their table in the scheduler's order: their games differ too.
+  const std::string threaded =
+      run_arena({"match", "fission", "engine depth=1 threads=2", "engine depth=2", "--book",
+                 book.string(), "--pairs", "4"});
+  EXPECT_NE(threaded.find("Finished: 4 pairs, 8 games"), std::string::npos) << threaded;
+  EXPECT_EQ(threaded.find("the match stops"), std::string::npos) << threaded;
+}
+
+TEST(MatchCli, ByDefaultPlaysEachOpeningOnceUpToAHundredPairs) {
+  testing::TempDir dir;
+  const auto book = dir.path() / "book.txt";
+  {
+    std::ofstream f(book);
+    for (const auto& o : fission_openings()) f << join_moves(o) << "\n";
+  }
+  const std::string small =
+      run_arena({"match", "fission", "random", "greedy", "--book", book.string()});
+  EXPECT_NE(small.find("3 pairs from 3 openings"), std::string::npos) << small;
+  EXPECT_NE(small.find("Finished: 3 pairs, 6 games"), std::string::npos) << small;
+  // The shipped book (data/books/murus.txt, found without --book) has 2,000 openings.
+  const std::string shipped = run_arena({"match", "murus", "random", "greedy", "-j", "2"});
+  EXPECT_NE(shipped.find("100 pairs from 2000 openings"), std::string::npos) << shipped;
+  EXPECT_NE(shipped.find("Finished: 100 pairs, 200 games"), std::string::npos) << shipped;
 }
 
 // --- the time manager -------------------------------------------------------------------------

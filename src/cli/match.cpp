@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -89,15 +90,19 @@ void add_match_book(CLI::App& match, int& exit_code) {
   });
 }
 
-// Two built-in engines at a fixed node count or depth play the same two games every time an
-// opening comes round, so pairs beyond the book's openings would count the same games again.
+// Two one-thread built-in engines at a fixed node count or depth play the same two games every
+// time an opening comes round, so pairs beyond the book's openings would count the same games
+// again. (Threads share a table in an order the scheduler decides, so their games differ.)
 bool repeats_games(const match::MatchSettings& s) {
   for (const auto& a : s.agents) {
-    if (a.kind != match::AgentSpec::Engine) return false;
+    if (a.kind != match::AgentSpec::Engine || a.threads > 1) return false;
     if (a.limit.value_or(s.context.limit).kind == match::MoveLimit::Time) return false;
   }
   return true;
 }
+
+// Without --pairs, --games or --sprt: each opening once, up to this many pairs.
+constexpr int kDefaultPairs = 100;
 
 }  // namespace
 
@@ -151,8 +156,8 @@ void add_match(CLI::App& app, int& exit_code) {
   mt->excludes(nodes)->excludes(depth);
   nodes->excludes(depth);
   auto* pairs = cmd->add_option("--pairs", o->pairs,
-                                "Game pairs to play (default: each opening once; with --sprt "
-                                "until it decides, at most 100000)")
+                                "Game pairs to play (default: each opening once, at most 100; "
+                                "with --sprt until it decides, at most 100000)")
                     ->check(CLI::Range(1, 10'000'000));
   auto* games = cmd->add_option("--games", o->games, "Games to play (rounded up to pairs)")
                     ->check(CLI::Range(1, 20'000'000));
@@ -246,7 +251,7 @@ void add_match(CLI::App& app, int& exit_code) {
       s.pairs = o->pairs > 0   ? o->pairs
                 : o->games > 0 ? (o->games + 1) / 2
                 : s.sprt       ? 100'000
-                               : static_cast<int>(s.openings.size());
+                               : std::min(kDefaultPairs, static_cast<int>(s.openings.size()));
       const bool capped = repeats_games(s) && s.pairs > static_cast<int>(s.openings.size());
       if (capped) s.pairs = static_cast<int>(s.openings.size());
       end_children_on_signals();
