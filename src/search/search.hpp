@@ -393,8 +393,16 @@ class Searcher {
           killers_[ply][1] = killers_[ply][0];
           killers_[ply][0] = k;
         }
-        auto& h = history_[index(s.side_to_move())][k & 4095];
-        h = std::min(h + depth * depth, 1 << 30);
+        // The cut-off move gains in the history; the moves tried before it, which did not
+        // cut off, lose as much.
+        auto& history = history_[index(s.side_to_move())];
+        const int bonus = depth * depth;
+        auto& h = history[k & 4095];
+        h = std::min(h + bonus, 1 << 30);
+        for (std::size_t j = 0; j < i; ++j) {
+          auto& miss = history[moves[j].key() & 4095];
+          miss = std::max(miss - bonus, -(1 << 30));
+        }
         break;
       }
     }
