@@ -543,13 +543,17 @@ std::string run_arena(const std::vector<std::string>& args, int expect_exit = 0)
   return p.out() + p.err();
 }
 
+// A book file of the three fission_openings() in `dir`.
+std::filesystem::path write_fission_book(const testing::TempDir& dir) {
+  const auto book = dir.path() / "book.txt";
+  std::ofstream f(book);
+  for (const auto& o : fission_openings()) f << join_moves(o) << "\n";
+  return book;
+}
+
 TEST(MatchCli, PlaysAShortMatchFromABookFile) {
   testing::TempDir dir;
-  const auto book = dir.path() / "book.txt";
-  {
-    std::ofstream f(book);
-    for (const auto& o : fission_openings()) f << join_moves(o) << "\n";
-  }
+  const auto book = write_fission_book(dir);
   const std::string out = run_arena({"match", "fission", "engine depth=2", "random", "--book",
                                      book.string(), "--pairs", "2", "--sprt", "elo0=0 elo1=20"});
   EXPECT_NE(out.find("Pairs 1/2 games 2: engine-d2 vs random: "), std::string::npos) << out;
@@ -565,11 +569,7 @@ TEST(MatchCli, PlaysAShortMatchFromABookFile) {
 TEST(MatchCli, AtAFixedDepthStopsWhenTheBookIsPlayed) {
   // Two engines at a fixed depth would replay the same pair for every pass over the book.
   testing::TempDir dir;
-  const auto book = dir.path() / "book.txt";
-  {
-    std::ofstream f(book);
-    for (const auto& o : fission_openings()) f << join_moves(o) << "\n";
-  }
+  const auto book = write_fission_book(dir);
   const std::string out = run_arena({"match", "fission", "engine depth=1", "engine depth=2",
                                      "--book", book.string(), "--pairs", "5"});
   EXPECT_NE(out.find("3 pairs from 3 openings"), std::string::npos) << out;
@@ -590,11 +590,7 @@ TEST(MatchCli, AtAFixedDepthStopsWhenTheBookIsPlayed) {
 
 TEST(MatchCli, ByDefaultPlaysEachOpeningOnceUpToAHundredPairs) {
   testing::TempDir dir;
-  const auto book = dir.path() / "book.txt";
-  {
-    std::ofstream f(book);
-    for (const auto& o : fission_openings()) f << join_moves(o) << "\n";
-  }
+  const auto book = write_fission_book(dir);
   const std::string small =
       run_arena({"match", "fission", "random", "greedy", "--book", book.string()});
   EXPECT_NE(small.find("3 pairs from 3 openings"), std::string::npos) << small;
