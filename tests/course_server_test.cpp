@@ -529,6 +529,10 @@ TEST_F(CourseServerTest, StopAbortsAGameInProgress) {
   expect_run_returns();
   const GameRecord r = the_record();
   expect_record(r, *p.white, *p.black, {}, Outcome::Ongoing, "aborted");
+  // Not a win for either side: the server says the game did not finish.
+  EXPECT_NE(log_.text().find("Result: Not finished (aborted: the server was stopped)\nRecord: "),
+            std::string::npos)
+      << log_.text();
 }
 
 TEST_F(CourseServerTest, StopWhileWaitingForPlayersWritesNoRecord) {

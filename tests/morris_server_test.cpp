@@ -283,6 +283,19 @@ TEST_F(MorrisServerTest, LeavingWhileTheOpponentThinksLosesAtOnce) {
   EXPECT_EQ(r.detail, "Black closed the connection while waiting for its turn");
 }
 
+TEST_F(MorrisServerTest, StopAbortsAGameInProgress) {
+  start(60000);
+  seat_both();
+  server_->stop();
+  white_->read_to_eof(3s);  // the course protocol has no message for it: the server closes
+  const GameRecord r = finished();
+  EXPECT_EQ(r.outcome, Outcome::Ongoing);
+  EXPECT_EQ(r.reason, "aborted");
+  EXPECT_NE(out_.text().find("Result: Not finished (aborted: the server was stopped)\nRecord: "),
+            std::string::npos)
+      << out_.text();
+}
+
 TEST_F(MorrisServerTest, AWhiteThatLeavesBeforeBlackIsReplaced) {
   start();
   auto first = std::make_unique<TestClient>(white_port_);

@@ -422,22 +422,10 @@ class CourseServer::Impl {
   }
 
   void save_game() {
-    const int wg = seats_[0]->group(), bg = seats_[1]->group();
     const auto json_path = run_dir_ / (record_stem() + ".json");
-    std::string outcome_text = record_.outcome == Outcome::Draw        ? "Draw"
-                               : record_.outcome == Outcome::WhiteWins ? "White wins"
-                                                                       : "Black wins";
-    try {
-      write_record(json_path, record_);
-      write_file_atomically(run_dir_ / CourseLog::file_name(wg, bg), log_->text());
+    const auto log_path = run_dir_ / CourseLog::file_name(seats_[0]->group(), seats_[1]->group());
+    if (save_finished_game(record_, json_path, log_path, log_->text(), out_))
       record_paths_.push_back(json_path);
-      fmt::print(out_, "Result: {} ({}: {})\nRecord: {}\n", outcome_text, record_.reason,
-                 record_.detail, json_path.string());
-    } catch (const std::exception& e) {
-      fmt::print(out_, "Result: {} ({}: {})\nerror: could not save the record: {}\n", outcome_text,
-                 record_.reason, record_.detail, e.what());
-    }
-    out_.flush();
   }
 
   void abort_game(const std::string& why) {

@@ -337,21 +337,8 @@ class MorrisServer::Impl {
   void save_game() {
     const std::string stem = record_stem();
     const auto json_path = run_dir_ / (stem + ".json");
-    const std::string outcome_text = record_.outcome == Outcome::Draw        ? "Draw"
-                                     : record_.outcome == Outcome::WhiteWins ? "White wins"
-                                     : record_.outcome == Outcome::BlackWins ? "Black wins"
-                                                                             : "Aborted";
-    try {
-      write_record(json_path, record_);
-      write_file_atomically(run_dir_ / (stem + ".log"), log_->text());
+    if (save_finished_game(record_, json_path, run_dir_ / (stem + ".log"), log_->text(), out_))
       record_paths_.push_back(json_path);
-      fmt::print(out_, "Result: {} ({}: {})\nRecord: {}\n", outcome_text, record_.reason,
-                 record_.detail, json_path.string());
-    } catch (const std::exception& e) {
-      fmt::print(out_, "Result: {} ({}: {})\nerror: could not save the record: {}\n", outcome_text,
-                 record_.reason, record_.detail, e.what());
-    }
-    out_.flush();
   }
 
   void abort_game(const std::string& why) {

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -157,6 +159,33 @@ GameRecord read_record(const std::filesystem::path& path) {
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
   if (j.is_discarded()) throw std::runtime_error(path.string() + " is not valid JSON");
   return record_from_json(j);
+}
+
+std::string result_line(const GameRecord& r) {
+  if (r.outcome == Outcome::Ongoing && r.reason == kInProgressReason) return "Game in progress";
+  const std::string who = r.outcome == Outcome::WhiteWins   ? "White wins"
+                          : r.outcome == Outcome::BlackWins ? "Black wins"
+                          : r.outcome == Outcome::Draw      ? "Draw"
+                                                            : "Not finished";
+  if (r.reason.empty()) return who;
+  if (r.detail.empty()) return fmt::format("{} ({})", who, r.reason);
+  return fmt::format("{} ({}: {})", who, r.reason, r.detail);
+}
+
+bool save_finished_game(const GameRecord& r, const std::filesystem::path& record_path,
+                        const std::filesystem::path& log_path, const std::string& log_text,
+                        std::ostream& out) {
+  bool saved = true;
+  try {
+    write_record(record_path, r);
+    write_file_atomically(log_path, log_text);
+    fmt::print(out, "Result: {}\nRecord: {}\n", result_line(r), record_path.string());
+  } catch (const std::exception& e) {
+    fmt::print(out, "Result: {}\nerror: could not save the record: {}\n", result_line(r), e.what());
+    saved = false;
+  }
+  out.flush();
+  return saved;
 }
 
 std::string utc_now_iso8601() {

@@ -3,6 +3,7 @@
 // See docs/records.md.
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -66,6 +67,16 @@ inline constexpr const char* kInProgressReason = "in-progress";
 // convenience must not stop a game. Gives the error, or "" when written.
 std::string write_live_record(const std::filesystem::path& path, GameRecord r);
 GameRecord read_record(const std::filesystem::path& path);
+
+// "White wins (no-stones: Black has no stones left)", "Draw (...)", "Not finished (aborted: ...)",
+// "Game in progress".
+std::string result_line(const GameRecord& r);
+// Writes a finished game's record, and the referee's log beside it, then reports on `out`
+// "Result: <result_line>" and "Record: <path>". A failure to write is reported there, not thrown:
+// a server goes on to its next game. Gives whether both files were written.
+bool save_finished_game(const GameRecord& r, const std::filesystem::path& record_path,
+                        const std::filesystem::path& log_path, const std::string& log_text,
+                        std::ostream& out);
 
 std::string utc_now_iso8601();
 

@@ -22,17 +22,6 @@ std::string title(const GameRecord& r) {
 
 }  // namespace
 
-std::string result_line(const GameRecord& r) {
-  if (r.outcome == Outcome::Ongoing && r.reason == kInProgressReason) return "Game in progress";
-  const std::string who = r.outcome == Outcome::WhiteWins   ? "White wins"
-                          : r.outcome == Outcome::BlackWins ? "Black wins"
-                          : r.outcome == Outcome::Draw      ? "Draw"
-                                                            : "Not finished";
-  if (r.reason.empty()) return who;
-  if (r.detail.empty()) return fmt::format("{} ({})", who, r.reason);
-  return fmt::format("{} ({}: {})", who, r.reason, r.detail);
-}
-
 std::string ply_line(const GameRecord& r, std::size_t ply) {
   if (ply == 0 || ply > r.moves.size())
     return fmt::format("Start position ({} plies)", r.moves.size());

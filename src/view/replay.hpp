@@ -10,8 +10,6 @@
 
 namespace arena::view {
 
-// "White wins (no-stones: White has no stones left)", "Draw (...)", "in progress".
-std::string result_line(const GameRecord& r);
 // "Ply 3/40: White B4,NE (12 ms)" or "Start position".
 std::string ply_line(const GameRecord& r, std::size_t ply);
 
