@@ -4,10 +4,13 @@
 
 #include <array>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "games/morris/eval.hpp"
 #include "games/registry.hpp"
 #include "referee/local_match.hpp"
+#include "search/hooks.hpp"
 #include "search/search.hpp"
 #include "support/positions.hpp"
 #include "support/strength.hpp"
@@ -124,6 +127,20 @@ TEST(MorrisSearch, NoReductionsByDefault) {
   const auto with = search_to_depth(s, 5, SearchOptions{.reductions = true});
   EXPECT_EQ(by_default.nodes, without.nodes);
   EXPECT_NE(by_default.nodes, with.nodes);
+}
+
+TEST(MorrisSearch, TheMovesThatCloseAMillAreTriedAsCaptures) {
+  static_assert(HasCaptures<State>);
+  // White to place with a1 and d1 down: g1 closes the mill and removes b2 or b4; the other 19
+  // free points are quiet placements.
+  const State s = after(State::start(), "a1 b2 d1 b4");
+  MoveList<Move, State::kMaxMoves> moves;
+  s.legal_moves(moves);
+  ASSERT_EQ(moves.size(), 21u);
+  std::vector<std::string> taking;
+  for (const Move& m : moves)
+    if (captures(s, m)) taking.push_back(s.move_text(m));
+  EXPECT_EQ(taking, (std::vector<std::string>{"g1b2", "g1b4"}));
 }
 
 int engine_wins(PlayerKind opponent, int depth, int games) {

@@ -50,4 +50,11 @@ concept HasReducibleMoves = requires(const S& s, const typename S::Move& m) {
   { reducible(s, m) } -> std::same_as<bool>;
 };
 
+// `bool captures(const S&, const S::Move&)`: whether a move takes material. Such moves are
+// tried right after the TT move, before the killers and the history's order.
+template <class S>
+concept HasCaptures = requires(const S& s, const typename S::Move& m) {
+  { captures(s, m) } -> std::same_as<bool>;
+};
+
 }  // namespace arena

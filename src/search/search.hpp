@@ -261,13 +261,19 @@ class Searcher {
     return stopped_;
   }
 
-  // Orders moves in place: TT move, then killers, then by history score.
-  void order(MoveList<Move, S::kMaxMoves>& moves, std::uint32_t tt_move, int ply, Side side) {
+  // Orders moves in place: TT move, then captures (where the game names them), then killers,
+  // then by history score.
+  void order(const S& s, MoveList<Move, S::kMaxMoves>& moves, std::uint32_t tt_move, int ply) {
+    const Side side = s.side_to_move();
     std::array<std::int64_t, S::kMaxMoves> score{};
     for (std::size_t i = 0; i < moves.size(); ++i) {
       const std::uint32_t k = moves[i].key();
+      bool capture = false;
+      if constexpr (HasCaptures<S>) capture = captures(s, moves[i]);
       if (k == tt_move)
         score[i] = std::int64_t{1} << 40;
+      else if (capture)
+        score[i] = (std::int64_t{1} << 39) + history_[index(side)][k & 4095];
       else if (k == killers_[ply][0])
         score[i] = std::int64_t{1} << 38;
       else if (k == killers_[ply][1])
@@ -294,7 +300,7 @@ class Searcher {
     root_move_done_ = false;
     const int alpha_in = alpha;
     const auto e = tt_->probe(root.hash());
-    order(moves, e ? e->move_key : best.key(), 0, root.side_to_move());
+    order(root, moves, e ? e->move_key : best.key(), 0);
     int best_score = -kInfinity;
     for (std::size_t i = 0; i < moves.size(); ++i) {
       S child = root;
@@ -364,7 +370,7 @@ class Searcher {
 
     MoveList<Move, S::kMaxMoves> moves;
     s.legal_moves(moves);
-    order(moves, tt_move, ply, s.side_to_move());
+    order(s, moves, tt_move, ply);
     int best_score = -kInfinity;
     std::uint32_t best_key = moves.empty() ? 0 : moves[0].key();
     for (std::size_t i = 0; i < moves.size(); ++i) {

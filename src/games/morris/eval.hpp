@@ -58,4 +58,9 @@ int evaluate(const State& s);
 // pieces in hand, and a table for the pieces on the board. Fast and safe from many threads.
 std::optional<EndgameValue> probe_endgame(const State& s);
 
+// Move ordering (search/hooks.hpp): the moves that close a mill come first.
+inline bool captures(const State&, const Move& m) {
+  return m.remove != kNoPoint;
+}
+
 }  // namespace arena::morris
