@@ -62,5 +62,10 @@ std::optional<EndgameValue> probe_endgame(const State& s);
 inline bool captures(const State&, const Move& m) {
   return m.remove != kNoPoint;
 }
+// Late-move reductions (search/hooks.hpp) spare them: only with the mill closings ordered first
+// did the reductions pay at Morris (docs/strength.md).
+inline bool reducible(const State&, const Move& m) {
+  return m.remove == kNoPoint;
+}
 
 }  // namespace arena::morris
