@@ -37,8 +37,10 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+// Rounded up: 0 only once `t` has passed, so that a limit is never called before it is reached
+// (a truncated 0.7 ms used to end a bot's turn that early).
 milliseconds until(Clock::time_point t) {
-  return std::max(std::chrono::duration_cast<milliseconds>(t - Clock::now()), milliseconds(0));
+  return std::max(std::chrono::ceil<milliseconds>(t - Clock::now()), milliseconds(0));
 }
 
 // A bot that closes its stdin must give us EPIPE, not a signal that kills the referee.

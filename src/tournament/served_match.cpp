@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 milliseconds until(Clock::time_point t) {
-  return std::max(std::chrono::duration_cast<milliseconds>(t - Clock::now()), milliseconds(0));
+  return std::max(std::chrono::ceil<milliseconds>(t - Clock::now()), milliseconds(0));
 }
 
 // How often the runner looks at the agents' sandboxes for a broken limit.
