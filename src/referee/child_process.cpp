@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/time_left.hpp"
 #include "referee/process_group.hpp"
 
 extern char** environ;
@@ -35,12 +36,6 @@ constexpr milliseconds kCpuCheckInterval{50};
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
-}
-
-// Rounded up: 0 only once `t` has passed, so that a limit is never called before it is reached
-// (a truncated 0.7 ms used to end a bot's turn that early).
-milliseconds until(Clock::time_point t) {
-  return std::max(std::chrono::ceil<milliseconds>(t - Clock::now()), milliseconds(0));
 }
 
 // A bot that closes its stdin must give us EPIPE, not a signal that kills the referee.
@@ -386,7 +381,7 @@ ReadOutcome ChildProcess::read_line(const ReadLimits& limits) {
       return finish(ReadStatus::Closed);
     }
     if (over_cpu()) return finish(ReadStatus::CpuTimeout);
-    const milliseconds left = until(deadline);
+    const milliseconds left = time_left(deadline);
     if (left.count() == 0) return finish(ReadStatus::WallTimeout);
     pollfd p{out_fd_, POLLIN, 0};
     const milliseconds wait = limits.cpu || jail_ ? std::min(left, kCpuCheckInterval) : left;
@@ -414,7 +409,7 @@ bool ChildProcess::write(std::string_view bytes, milliseconds timeout) {
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno != EAGAIN) return false;  // EPIPE: nobody reads the bot's stdin any more
-    const milliseconds left = until(deadline);
+    const milliseconds left = time_left(deadline);
     if (left.count() == 0) return false;
     pollfd p{in_fd_, POLLOUT, 0};
     ::poll(&p, 1, static_cast<int>(left.count()));

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/text.hpp"
+#include "core/time_left.hpp"
 #include "games/registry.hpp"
 #include "protocol/soccer_lines.hpp"
 #include "referee/process_group.hpp"
@@ -215,9 +216,7 @@ class SoccerGame {
     }
     const auto deadline = std::chrono::steady_clock::now() + o_.exit_grace;
     for (int p = 0; p < 2; ++p) {
-      const auto left =
-          std::chrono::duration_cast<milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (!bots_[p]->wait_exit(std::max(left, milliseconds(0))))
+      if (!bots_[p]->wait_exit(time_left(deadline)))
         record_.events.push_back(fmt::format("{} was still running {} ms after F; it was killed",
                                              player_name(p), o_.exit_grace.count()));
       record_.events.push_back(fmt::format("{} used {:.2f} s of CPU time", player_name(p),

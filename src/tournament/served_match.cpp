@@ -9,6 +9,7 @@
 #include <optional>
 #include <thread>
 
+#include "core/time_left.hpp"
 #include "referee/child_process.hpp"
 #include "referee/game_network.hpp"
 #include "referee/process_group.hpp"
@@ -19,10 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
-
-milliseconds until(Clock::time_point t) {
-  return std::max(std::chrono::ceil<milliseconds>(t - Clock::now()), milliseconds(0));
-}
 
 // How often the runner looks at the agents' sandboxes for a broken limit.
 constexpr milliseconds kLimitCheckInterval{50};
@@ -189,7 +186,7 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
         server->stop();  // the game is recorded as aborted
         break;
       }
-      watch.changed.wait_for(lock, std::min(kLimitCheckInterval, until(req.deadline)));
+      watch.changed.wait_for(lock, std::min(kLimitCheckInterval, time_left(req.deadline)));
       // An agent over a limit is ended at once: the server sees it leave, and it loses.
       for (Side side : {Side::White, Side::Black}) {
         AgentJail* jail = agents[index(side)] ? agents[index(side)]->jail() : nullptr;

@@ -64,8 +64,8 @@ inline bool captures(const State&, const Move& m) {
 }
 // Late-move reductions (search/hooks.hpp) spare them: only with the mill closings ordered first
 // did the reductions pay at Morris (docs/strength.md).
-inline bool reducible(const State&, const Move& m) {
-  return m.remove == kNoPoint;
+inline bool reducible(const State& s, const Move& m) {
+  return !captures(s, m);
 }
 
 }  // namespace arena::morris
