@@ -107,6 +107,40 @@ TEST(SoccerMcts, AlwaysALegalTurn) {
   EXPECT_GT(checked, 500);
 }
 
+// Each side keeps its tree from turn to turn (the subtree of the position the opponent's turn
+// led to, moved down in place); the tree must stay sound through a whole game.
+TEST(SoccerMcts, KeepsASoundTreeFromTurnToTurn) {
+  constexpr std::uint64_t kIterations = 2000;
+  Mcts white(iterations(kIterations)), black(iterations(kIterations));
+  State s = State::start();
+  int turns = 0, reused = 0;
+  while (!s.over() && turns < 60) {
+    Mcts& mover = s.side_to_move() == Side::White ? white : black;
+    const TurnChoice c = mover.choose(s);
+    ASSERT_EQ(mover.check_tree(), "") << "turn " << turns;
+    // A fresh tree holds the root, one position per iteration and one per turn of the root
+    // (a few dozen at most).
+    if (mover.tree_positions() > 1 + c.nodes + 100) ++reused;
+    ASSERT_TRUE(play_turn(s, c.turn));
+    ++turns;
+  }
+  EXPECT_GT(turns, 20);
+  EXPECT_GT(reused, turns / 3);
+}
+
+TEST(SoccerMcts, StopsWhenTheTreeIsFull) {
+  MctsSettings settings = iterations(1'000'000);
+  settings.max_tree_bytes = 256 * 1024;
+  Mcts mcts(settings);
+  const TurnChoice c = mcts.choose(State::start());
+  EXPECT_LT(c.nodes, 1'000'000u);
+  EXPECT_GT(c.nodes, 100u);
+  EXPECT_LE(mcts.tree_bytes(), settings.max_tree_bytes);
+  EXPECT_EQ(mcts.check_tree(), "");
+  State after = State::start();
+  EXPECT_TRUE(play_turn(after, c.turn));
+}
+
 TEST(SoccerMcts, StopsOnTime) {
   MctsSettings settings;
   settings.time = std::chrono::milliseconds(30);

@@ -1,14 +1,13 @@
 #include "games/soccer/mcts.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace arena::soccer {
 namespace {
-
-// A tree this large (a few hundred MB) is far beyond what a turn's time fills; the cap only
-// guards against an unlimited search.
-constexpr std::size_t kMaxNodes = 400'000;
 
 bool wins(const State& over, Side side) {
   return over.result().outcome == win_for(side);
@@ -47,15 +46,15 @@ std::uint32_t Mcts::add_node(const State& s, double& value, Proof& proof) {
       const bool won = wins(child, mover);
       e.proof = won ? Proof::Win : Proof::Loss;
       e.lost_at_once = !won;
-      e.first_value = won ? 1.0F : 0.0F;
+      e.value = won ? 1.0 : 0.0;
       eval = won ? 1e6 : -1e6;
     } else {
       eval = -evaluate(child);  // the evaluation is the opponent's view after the turn
-      e.first_value = static_cast<float>(to_value(static_cast<int>(eval)));
+      e.value = to_value(static_cast<int>(eval));
     }
     if (e.proof != Proof::Loss) all_lose = false;
     if (e.proof == Proof::Win) proof = Proof::Loss;  // the side to move here can score
-    best = std::max(best, static_cast<double>(e.first_value));
+    best = std::max(best, e.value);
     max_eval = std::max(max_eval, eval);
     evals.push_back(eval);
     edges_.push_back(e);
@@ -86,7 +85,7 @@ std::uint32_t Mcts::select(const Node& n) const {
   for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
     const Edge& e = edges_[i];
     if (e.proof == Proof::Loss) continue;
-    const double q = (e.value + e.first_value) / (e.visits + 1.0);
+    const double q = e.value / (e.visits + 1.0);
     const double score = q + settings_.exploration * e.prior * root_visits / (e.visits + 1.0);
     if (score > best_score) {
       best_score = score;
@@ -169,30 +168,69 @@ std::uint32_t Mcts::find_reply(const State& s) const {
   return 0;
 }
 
-// Keeps only the subtree under `root`, renumbered so that it becomes node 0 (breadth-first, so
-// every node's edges stay contiguous).
+// Keeps only the subtree under `root`, moved down in place so that it becomes node 0: children
+// come after their parents, so the kept nodes in their old order start with `root`, and each
+// moves to an index no greater than its old one (edges likewise), with no second tree in memory.
 void Mcts::keep_subtree(std::uint32_t root) {
-  std::vector<Node> nodes;
-  std::vector<Edge> edges;
-  nodes.reserve(nodes_.size());
-  edges.reserve(edges_.size());
-  std::vector<std::uint32_t> old_of{root};
-  for (std::size_t k = 0; k < old_of.size(); ++k) {
-    const Node& n = nodes_[old_of[k]];
-    Node copy = n;
-    copy.first_edge = static_cast<std::uint32_t>(edges.size());
-    for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
-      Edge e = edges_[i];
-      if (e.child != 0) {
-        old_of.push_back(e.child);
-        e.child = static_cast<std::uint32_t>(old_of.size() - 1);
-      }
-      edges.push_back(e);
+  constexpr std::uint32_t kDropped = ~std::uint32_t{0};
+  std::vector<std::uint32_t> new_index(nodes_.size(), kDropped);
+  new_index[root] = 0;  // kept; the real index is set below
+  std::uint32_t kept_nodes = 0, kept_edges = 0;
+  for (std::uint32_t i = root; i < nodes_.size(); ++i) {
+    if (new_index[i] == kDropped) continue;
+    Node n = nodes_[i];
+    for (std::uint32_t k = 0; k < n.edge_count; ++k) {
+      const Edge& e = edges_[n.first_edge + k];
+      if (e.child != 0) new_index[e.child] = 0;
+      edges_[kept_edges + k] = e;
     }
-    nodes.push_back(copy);
+    n.first_edge = kept_edges;
+    kept_edges += n.edge_count;
+    new_index[i] = kept_nodes;
+    nodes_[kept_nodes++] = n;
   }
-  nodes_ = std::move(nodes);
-  edges_ = std::move(edges);
+  nodes_.resize(kept_nodes);
+  edges_.resize(kept_edges);
+  for (Edge& e : edges_)
+    if (e.child != 0) e.child = new_index[e.child];
+}
+
+std::size_t Mcts::tree_bytes() const {
+  return nodes_.size() * sizeof(Node) + edges_.size() * sizeof(Edge);
+}
+
+// The next position may add a few dozen edges: stop while they still fit.
+bool Mcts::full() const {
+  return tree_bytes() + sizeof(Node) + 64 * sizeof(Edge) > settings_.max_tree_bytes;
+}
+
+std::string Mcts::check_tree() const {
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+    const Node& n = nodes_[i];
+    if (i + 1 < nodes_.size() && nodes_[i + 1].first_edge != n.first_edge + n.edge_count)
+      return fmt::format("the edges of position {} are not followed by the next's", i);
+    std::uint64_t visits = 0;
+    TurnPlan plan;
+    if (!n.state.over()) plan_turns(n.state, plan);
+    for (std::uint32_t k = n.first_edge; k < n.first_edge + n.edge_count; ++k) {
+      const Edge& e = edges_[k];
+      visits += e.visits;
+      if (e.child == 0) continue;
+      if (e.child <= i || e.child >= nodes_.size())
+        return fmt::format("edge {} of position {} leads to position {}", k, i, e.child);
+      State after = n.state;
+      for (std::uint8_t d : plan.path_to(e.target, n.state.ball())) after.step(d);
+      const State& child = nodes_[e.child].state;
+      if (after.hash() != child.hash() || after.ply() != child.ply())
+        return fmt::format("edge {} of position {} leads to another position", k, i);
+      if (nodes_[e.child].visits != e.visits)
+        return fmt::format("position {} has {} visits, its edge {}", e.child,
+                           nodes_[e.child].visits, e.visits);
+    }
+    if (visits > n.visits)
+      return fmt::format("position {}: its edges have {} visits, it has {}", i, visits, n.visits);
+  }
+  return {};
 }
 
 TurnChoice Mcts::choose(const State& s) {
@@ -204,8 +242,6 @@ TurnChoice Mcts::choose(const State& s) {
   } else {
     nodes_.clear();
     edges_.clear();
-    nodes_.reserve(4096);
-    edges_.reserve(65536);
     add_node(s, value, proof);
   }
   // Every turn of the root is looked at once: the opponent's immediate replies are then proven
@@ -217,14 +253,13 @@ TurnChoice Mcts::choose(const State& s) {
     if (edges_[e].proof != Proof::Unknown || edges_[e].child != 0) continue;
     const double v = expand(0, e);
     edges_[e].visits = 1;
-    edges_[e].value = v;
+    edges_[e].value += v;
     nodes_[edges_[e].child].visits = 1;
     nodes_[0].visits += 1;
   }
   std::uint64_t iterations = 0;
   const std::uint64_t max_iterations = settings_.max_iterations.value_or(~std::uint64_t{0});
-  while (proof_of(nodes_[0]) == Proof::Unknown && iterations < max_iterations &&
-         nodes_.size() < kMaxNodes) {
+  while (proof_of(nodes_[0]) == Proof::Unknown && iterations < max_iterations && !full()) {
     if ((iterations & 31) == 0 && deadline.expired()) break;
     iterate();
     ++iterations;
@@ -236,7 +271,7 @@ TurnChoice Mcts::choose(const State& s) {
     if (e.proof == Proof::Win) return 1e15;
     // All lost: the one lost furthest away (an opponent that errs may still let it go).
     if (e.proof == Proof::Loss) return -1e15 + (e.lost_at_once ? 0 : 1e12) + e.visits;
-    return e.visits + (e.value + e.first_value) / (e.visits + 1.0);
+    return e.visits + e.value / (e.visits + 1.0);
   };
   for (std::uint32_t i = root.first_edge; i < root.first_edge + root.edge_count; ++i)
     if (rank(edges_[i]) > rank(edges_[best])) best = i;
@@ -245,7 +280,7 @@ TurnChoice Mcts::choose(const State& s) {
   const Edge& b = edges_[best];
   const double q = b.proof == Proof::Win    ? 1.0
                    : b.proof == Proof::Loss ? 0.0
-                                            : (b.value + b.first_value) / (b.visits + 1.0);
+                                            : b.value / (b.visits + 1.0);
   const double clamped = std::clamp(q, 1e-6, 1.0 - 1e-6);
   out.score = b.proof == Proof::Win ? kWinScore - 1
               : b.proof == Proof::Loss

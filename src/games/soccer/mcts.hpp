@@ -12,18 +12,23 @@
 // No randomness: the same position and iteration limit give the same turn.
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <optional>
-#include <vector>
+#include <string>
 
 #include "games/soccer/engine.hpp"
 
 namespace arena::soccer {
 
 struct MctsSettings {
-  double exploration = 1.5;    // PUCT constant
+  double exploration = 1.0;    // PUCT constant
   double value_scale = 400.0;  // evaluation units per logistic unit of the win chance
   double prior_scale = 200.0;  // evaluation units per e-fold of a child's prior
   bool reuse_tree = true;      // keep the subtree of the position the opponent's turn led to
+  // The tree's memory: the search stops when it is full. 1 GiB holds about 3 million positions,
+  // what 10 s of search (the course's time a turn) adds to a kept subtree; the sandbox's default
+  // limit is 2 GiB.
+  std::size_t max_tree_bytes = std::size_t{1} << 30;
   std::optional<std::uint64_t> max_iterations;
   std::optional<std::chrono::milliseconds> time;
 };
@@ -35,19 +40,26 @@ class Mcts {
   // depth: the length of the most visited line in turns, nodes: iterations.
   TurnChoice choose(const State& s);
 
+  std::size_t tree_positions() const { return nodes_.size(); }
+  std::size_t tree_bytes() const;
+  // Empty when the tree is sound (every edge leads to the position its turn gives, the counts
+  // add up); else what is wrong. For tests.
+  std::string check_tree() const;
+
  private:
   enum class Proof : std::uint8_t { Unknown, Win, Loss };  // for the side that made the edge
 
+  // 24 bytes: most of the tree's memory is edges (about 9 a position).
   struct Edge {
+    double value = 0;          // the mover's values summed, the evaluation's as the first
+    std::uint32_t visits = 0;  // not counting the evaluation's
+    std::uint32_t child = 0;   // node index; 0 = not expanded yet (node 0 is the root)
+    float prior = 0;
     std::uint8_t target = 0;
     Proof proof = Proof::Unknown;
     bool lost_at_once = false;  // the game ends, or the opponent scores, right after this turn
-    std::uint32_t child = 0;    // node index; 0 = not expanded yet (node 0 is the root)
-    float prior = 0;
-    float first_value = 0;  // the mover's value from the evaluation, until visited
-    std::uint32_t visits = 0;
-    double value = 0;  // sum of the mover's values
   };
+  static_assert(sizeof(Edge) == 24);
   struct Node {
     State state;
     std::uint32_t first_edge = 0;
@@ -66,9 +78,13 @@ class Mcts {
   std::uint32_t find_reply(const State& s) const;
   void keep_subtree(std::uint32_t root);
 
+  bool full() const;
+
   MctsSettings settings_;
-  std::vector<Node> nodes_;
-  std::vector<Edge> edges_;
+  // Deques grow without copying what they hold, so a full tree never needs twice its memory.
+  // Nodes are added after their parents, each with its edges, in the same order in both.
+  std::deque<Node> nodes_;
+  std::deque<Edge> edges_;
 };
 
 }  // namespace arena::soccer
