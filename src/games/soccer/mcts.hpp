@@ -25,9 +25,9 @@ struct MctsSettings {
   double value_scale = 400.0;  // evaluation units per logistic unit of the win chance
   double prior_scale = 200.0;  // evaluation units per e-fold of a child's prior
   bool reuse_tree = true;      // keep the subtree of the position the opponent's turn led to
-  // The tree's memory: the search stops when it is full. 1 GiB holds about 3 million positions,
-  // what 10 s of search (the course's time a turn) adds to a kept subtree; the sandbox's default
-  // limit is 2 GiB.
+  // The tree's memory: the search stops when it is full. 1 GiB holds about 2.9 million
+  // positions; 10 s (the course's time a turn) fills 2.5 million in a fresh tree. The sandbox's
+  // default limit is 2 GiB.
   std::size_t max_tree_bytes = std::size_t{1} << 30;
   std::optional<std::uint64_t> max_iterations;
   std::optional<std::chrono::milliseconds> time;
