@@ -118,9 +118,8 @@ TEST(SoccerMcts, KeepsASoundTreeFromTurnToTurn) {
     Mcts& mover = s.side_to_move() == Side::White ? white : black;
     const TurnChoice c = mover.choose(s);
     ASSERT_EQ(mover.check_tree(), "") << "turn " << turns;
-    // A fresh tree holds the root, one position per iteration and one per turn of the root
-    // (a few dozen at most).
-    if (mover.tree_positions() > 1 + c.nodes + 100) ++reused;
+    // A fresh tree holds the root, one position per iteration and one per turn of the root.
+    if (mover.tree_positions() > 1 + c.nodes + TurnState::kMaxMoves) ++reused;
     ASSERT_TRUE(play_turn(s, c.turn));
     ++turns;
   }

@@ -85,7 +85,7 @@ std::uint32_t Mcts::select(const Node& n) const {
   for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
     const Edge& e = edges_[i];
     if (e.proof == Proof::Loss) continue;
-    const double q = e.value / (e.visits + 1.0);
+    const double q = mean_value(e);
     const double score = q + settings_.exploration * e.prior * root_visits / (e.visits + 1.0);
     if (score > best_score) {
       best_score = score;
@@ -199,9 +199,10 @@ std::size_t Mcts::tree_bytes() const {
   return nodes_.size() * sizeof(Node) + edges_.size() * sizeof(Edge);
 }
 
-// The next position may add a few dozen edges: stop while they still fit.
+// Stop while the next position and its edges (one per candidate turn at most) still fit.
 bool Mcts::full() const {
-  return tree_bytes() + sizeof(Node) + 64 * sizeof(Edge) > settings_.max_tree_bytes;
+  return tree_bytes() + sizeof(Node) + TurnState::kMaxMoves * sizeof(Edge) >
+         settings_.max_tree_bytes;
 }
 
 std::string Mcts::check_tree() const {
@@ -271,16 +272,14 @@ TurnChoice Mcts::choose(const State& s) {
     if (e.proof == Proof::Win) return 1e15;
     // All lost: the one lost furthest away (an opponent that errs may still let it go).
     if (e.proof == Proof::Loss) return -1e15 + (e.lost_at_once ? 0 : 1e12) + e.visits;
-    return e.visits + e.value / (e.visits + 1.0);
+    return e.visits + mean_value(e);
   };
   for (std::uint32_t i = root.first_edge; i < root.first_edge + root.edge_count; ++i)
     if (rank(edges_[i]) > rank(edges_[best])) best = i;
   TurnChoice out;
   out.turn = TurnState(s).turn_for(TurnMove{edges_[best].target});
   const Edge& b = edges_[best];
-  const double q = b.proof == Proof::Win    ? 1.0
-                   : b.proof == Proof::Loss ? 0.0
-                                            : b.value / (b.visits + 1.0);
+  const double q = b.proof == Proof::Win ? 1.0 : b.proof == Proof::Loss ? 0.0 : mean_value(b);
   const double clamped = std::clamp(q, 1e-6, 1.0 - 1e-6);
   out.score = b.proof == Proof::Win ? kWinScore - 1
               : b.proof == Proof::Loss

@@ -60,6 +60,8 @@ class Mcts {
     bool lost_at_once = false;  // the game ends, or the opponent scores, right after this turn
   };
   static_assert(sizeof(Edge) == 24);
+  // The evaluation counts as the first visit.
+  static double mean_value(const Edge& e) { return e.value / (e.visits + 1.0); }
   struct Node {
     State state;
     std::uint32_t first_edge = 0;
