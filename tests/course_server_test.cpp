@@ -141,6 +141,13 @@ class CourseServerTest : public ::testing::Test {
     return p;
   }
 
+  // Both connected, and White told it is its turn (after the warm-up).
+  Players connect_both_to_first_turn() {
+    Players p = connect_both();
+    EXPECT_EQ(p.white->read_line(), "YOUR_TURN\n");
+    return p;
+  }
+
   // The only record written (throws, failing the test, if there is not exactly one); the
   // course-style log must be next to it.
   GameRecord the_record() {
@@ -188,10 +195,9 @@ class CourseServerTest : public ::testing::Test {
 
 TEST_F(CourseServerTest, ShortGameEndsAtTheMoveLimitAsATie) {
   start(/*moves_per_player=*/2);
-  Players p = connect_both();
+  Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   ASSERT_NO_FATAL_FAILURE(finish_tied_game(w, b));
 
@@ -226,10 +232,9 @@ TEST_F(CourseServerTest, PreambleIsExactlyThreeLinesAndTheFirstTurnWaitsForTheWa
 
 TEST_F(CourseServerTest, LowerCaseCrlfAndSpacesAreAcceptedAndRelayedInUpperCase) {
   start(/*moves_per_player=*/2);
-  Players p = connect_both();
+  Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   ASSERT_TRUE(w.send("move b4,ne\r\n"));
   EXPECT_EQ(w.read_line(), "VALID_MOVE\n");
   EXPECT_EQ(b.read_lines(2), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n");
@@ -254,59 +259,49 @@ void expect_white_loses_first_turn(TestClient& w, TestClient& b) {
   EXPECT_EQ(b.received(), kBlackPreamble + kOpponentSentInvalid);
 }
 
-TEST_F(CourseServerTest, GarbageLineLosesTheGame) {
+// A first line from White that loses the game, and what the record's detail must name.
+struct LosingFirstLine {
+  std::string name;
+  std::string line;
+  std::string in_detail;
+  friend void PrintTo(const LosingFirstLine& l, std::ostream* out) { *out << l.name; }
+};
+
+class CourseServerLosingFirstLine : public CourseServerTest,
+                                    public ::testing::WithParamInterface<LosingFirstLine> {};
+
+TEST_P(CourseServerLosingFirstLine, LosesTheGame) {
   start();
-  Players p = connect_both();
-  EXPECT_EQ(p.white->read_line(), "YOUR_TURN\n");
-  ASSERT_TRUE(p.white->send("HELLO THERE\n"));
+  Players p = connect_both_to_first_turn();
+  // A long line: the server may stop reading long before the end, and need not read the rest.
+  p.white->send(GetParam().line, 2s);
   expect_white_loses_first_turn(*p.white, *p.black);
   expect_run_returns();
   const GameRecord r = the_record();
   expect_record(r, *p.white, *p.black, {}, Outcome::BlackWins, "illegal-move");
-  EXPECT_NE(r.detail.find("HELLO THERE"), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find(GetParam().in_detail), std::string::npos) << r.detail;
+  EXPECT_LT(r.detail.size(), 300u) << "the record should not copy a long line";
 }
 
-TEST_F(CourseServerTest, MoveFromAnEmptyCellLoses) {
-  start();
-  Players p = connect_both();
-  EXPECT_EQ(p.white->read_line(), "YOUR_TURN\n");
-  ASSERT_TRUE(p.white->send("MOVE A1,N\n"));  // fission_illegal_empty_cell
-  expect_white_loses_first_turn(*p.white, *p.black);
-  expect_run_returns();
-  const GameRecord r = the_record();
-  expect_record(r, *p.white, *p.black, {}, Outcome::BlackWins, "illegal-move");
-  EXPECT_NE(r.detail.find("A1"), std::string::npos) << r.detail;
-}
-
-TEST_F(CourseServerTest, MoveIntoABlockedDirectionLoses) {
-  start();
-  Players p = connect_both();
-  EXPECT_EQ(p.white->read_line(), "YOUR_TURN\n");
-  ASSERT_TRUE(p.white->send("MOVE C3,E\n"));  // fission_forbidden_direction: C4 is taken
-  expect_white_loses_first_turn(*p.white, *p.black);
-  expect_run_returns();
-  const GameRecord r = the_record();
-  expect_record(r, *p.white, *p.black, {}, Outcome::BlackWins, "illegal-move");
-  EXPECT_NE(r.detail.find("C3"), std::string::npos) << r.detail;
-}
-
-TEST_F(CourseServerTest, ExtraCommaFieldIsAnInvalidMove) {
-  start();
-  Players p = connect_both();
-  EXPECT_EQ(p.white->read_line(), "YOUR_TURN\n");
-  // The course server relayed this as B4,NE,XYZ; the spec makes it invalid.
-  ASSERT_TRUE(p.white->send("move b4,ne,xyz\r\n"));
-  expect_white_loses_first_turn(*p.white, *p.black);
-  expect_run_returns();
-  expect_record(the_record(), *p.white, *p.black, {}, Outcome::BlackWins, "illegal-move");
-}
+INSTANTIATE_TEST_SUITE_P(
+    Lines, CourseServerLosingFirstLine,
+    ::testing::Values(
+        LosingFirstLine{"Garbage", "HELLO THERE\n", "unreadable line 'HELLO THERE'"},
+        // fission_illegal_empty_cell
+        LosingFirstLine{"MoveFromAnEmptyCell", "MOVE A1,N\n", "illegal move 'A1,N'"},
+        // fission_forbidden_direction: C4 is taken
+        LosingFirstLine{"MoveIntoABlockedDirection", "MOVE C3,E\n", "illegal move 'C3,E'"},
+        // The course server relayed this as B4,NE,XYZ; the spec makes it invalid.
+        LosingFirstLine{"ExtraCommaField", "move b4,ne,xyz\r\n", "illegal move 'B4,NE,XYZ'"},
+        LosingFirstLine{"OneMegabyteLine", std::string(1 << 20, 'A') + "\n",
+                        "sent a line longer than"}),
+    [](const ::testing::TestParamInfo<LosingFirstLine>& info) { return info.param.name; });
 
 TEST_F(CourseServerTest, SpaceAfterTheCommaIsAnInvalidMoveForBlackToo) {
   start();
-  Players p = connect_both();
+  Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   ASSERT_TRUE(b.send("MOVE B5, W\n"));
   EXPECT_EQ(b.read_to_eof(), kYouSentInvalid);
@@ -317,25 +312,11 @@ TEST_F(CourseServerTest, SpaceAfterTheCommaIsAnInvalidMoveForBlackToo) {
   expect_record(the_record(), *p.white, *p.black, {"B4,NE"}, Outcome::WhiteWins, "illegal-move");
 }
 
-TEST_F(CourseServerTest, OneMegabyteLineIsAnInvalidMove) {
-  start();
-  Players p = connect_both();
-  EXPECT_EQ(p.white->read_line(), "YOUR_TURN\n");
-  // The server may stop reading long before the end: what was not sent does not matter.
-  p.white->send(std::string(1 << 20, 'A') + "\n", 2s);
-  expect_white_loses_first_turn(*p.white, *p.black);
-  expect_run_returns();
-  const GameRecord r = the_record();
-  expect_record(r, *p.white, *p.black, {}, Outcome::BlackWins, "illegal-move");
-  EXPECT_LT(r.detail.size(), 300u) << "the record should not copy the long line";
-}
-
 TEST_F(CourseServerTest, ClientClosingOnItsTurnLoses) {
   start();
-  Players p = connect_both();
+  Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   b.close();
   EXPECT_EQ(w.read_to_eof(), kOpponentSentInvalid);  // what the course server said
@@ -348,10 +329,9 @@ TEST_F(CourseServerTest, ClientClosingOnItsTurnLoses) {
 
 TEST_F(CourseServerTest, ClientClosingWhileWaitingForItsTurnLoses) {
   start();
-  Players p = connect_both();
+  Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   b.close();  // White is thinking
   EXPECT_EQ(w.read_to_eof(), "MESSAGE Opponent disconnected\nVICTORY\n");
   expect_run_returns();
@@ -374,10 +354,9 @@ TEST_F(CourseServerTest, ClientLeavingDuringTheWarmupLoses) {
 
 TEST_F(CourseServerTest, ClientThatNeverAnswersTimesOut) {
   start();
-  Players p = connect_both();
+  Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   const auto turn = Clock::now();
   // As in fission_timeout (there for White).
@@ -438,10 +417,9 @@ TEST_F(CourseServerTest, MovesSentBeforeYourTurnAreKeptForTheTurn) {
 
 TEST_F(CourseServerTest, EarlyGarbageCountsAsAnInvalidMoveOnItsTurn) {
   start();
-  Players p = connect_both();
+  Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   ASSERT_TRUE(b.send("I AM NOT A MOVE\n"));
   EXPECT_TRUE(w.silent_for(100ms)) << "White's turn was cut short";
   ASSERT_TRUE(w.send("MOVE B4,NE\n"));
@@ -453,10 +431,9 @@ TEST_F(CourseServerTest, EarlyGarbageCountsAsAnInvalidMoveOnItsTurn) {
 
 TEST_F(CourseServerTest, EarlyOverlongLineCountsAsAnInvalidMoveOnItsTurn) {
   start();
-  Players p = connect_both();
+  Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   ASSERT_TRUE(b.send(std::string(5000, 'x') + "\n"));
   EXPECT_TRUE(w.silent_for(100ms)) << "White's turn was cut short";
   ASSERT_TRUE(w.send("MOVE B4,NE\n"));
@@ -468,10 +445,9 @@ TEST_F(CourseServerTest, EarlyOverlongLineCountsAsAnInvalidMoveOnItsTurn) {
 
 TEST_F(CourseServerTest, ThirdConnectionIsTurnedAwayAndTheGameGoesOn) {
   start(/*moves_per_player=*/2);
-  Players p = connect_both();
+  Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  EXPECT_EQ(w.read_line(), "YOUR_TURN\n");
   ASSERT_NO_FATAL_FAILURE(play_and_pass(w, b, "B4,NE"));
   {
     TestClient third(port_);
@@ -520,8 +496,7 @@ TEST_F(CourseServerTest, ClientLeavingBeforeTheOpponentComesGivesUpItsSeat) {
 
 TEST_F(CourseServerTest, StopAbortsAGameInProgress) {
   start();
-  Players p = connect_both();
-  EXPECT_EQ(p.white->read_line(), "YOUR_TURN\n");
+  Players p = connect_both_to_first_turn();
   std::thread([this] { server_->stop(); }).join();  // from another thread
   const std::string bye = "MESSAGE The server is stopping: game aborted\n";
   EXPECT_EQ(p.white->read_to_eof(), bye);
