@@ -127,6 +127,37 @@ TEST(SoccerMcts, KeepsASoundTreeFromTurnToTurn) {
   EXPECT_GT(reused, turns / 3);
 }
 
+// Threads share the tree: it stays sound through a game, with the tree kept from turn to turn,
+// and an iteration limit is met exactly, each iteration adding one position.
+TEST(SoccerMcts, ThreadsShareASoundTree) {
+  constexpr std::uint64_t kIterations = 3000;
+  MctsSettings settings = iterations(kIterations);
+  settings.threads = 3;
+  Mcts white(settings), black(settings);
+  State s = State::start();
+  int turns = 0, fresh = 0;
+  while (!s.over() && turns < 40) {
+    Mcts& mover = s.side_to_move() == Side::White ? white : black;
+    const TurnChoice c = mover.choose(s);
+    ASSERT_EQ(mover.check_tree(), "") << "turn " << turns;
+    if (c.score > -kWinBound && c.score < kWinBound) {  // not stopped early by a proof
+      EXPECT_EQ(c.nodes, kIterations) << "turn " << turns;
+      if (turns == 0) {
+        TurnPlan plan;
+        plan_turns(s, plan);
+        EXPECT_EQ(mover.tree_positions(), 1 + plan.targets.size() + kIterations);
+        ++fresh;
+      }
+    }
+    State after = s;
+    ASSERT_TRUE(play_turn(after, c.turn)) << turn_text(c.turn);
+    s = after;
+    ++turns;
+  }
+  EXPECT_GT(turns, 20);
+  EXPECT_EQ(fresh, 1);
+}
+
 TEST(SoccerMcts, StopsWhenTheTreeIsFull) {
   MctsSettings settings = iterations(1'000'000);
   settings.max_tree_bytes = 256 * 1024;
@@ -138,6 +169,17 @@ TEST(SoccerMcts, StopsWhenTheTreeIsFull) {
   EXPECT_EQ(mcts.check_tree(), "");
   State after = State::start();
   EXPECT_TRUE(play_turn(after, c.turn));
+}
+
+TEST(SoccerMcts, ThreadsStopWhenTheTreeIsFull) {
+  MctsSettings settings = iterations(1'000'000);
+  settings.max_tree_bytes = 256 * 1024;
+  settings.threads = 2;
+  Mcts mcts(settings);
+  const TurnChoice c = mcts.choose(State::start());
+  EXPECT_LT(c.nodes, 1'000'000u);
+  EXPECT_LE(mcts.tree_bytes(), settings.max_tree_bytes);
+  EXPECT_EQ(mcts.check_tree(), "");
 }
 
 TEST(SoccerMcts, StopsOnTime) {

@@ -57,7 +57,8 @@ void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options) {
   cmd.add_option("--seed", options.seed, "Seed for the random and greedy players")
       ->capture_default_str();
   cmd.add_option("--threads", options.threads,
-                 "Engine search threads (lazy SMP); give the agent as many cores")
+                 "Engine search threads (lazy SMP; Paper Soccer's tree search shares one tree); "
+                 "give the agent as many cores")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
   cmd.add_option("--level", options.level,

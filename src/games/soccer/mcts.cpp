@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 namespace arena::soccer {
@@ -13,29 +16,36 @@ bool wins(const State& over, Side side) {
   return over.result().outcome == win_for(side);
 }
 
+State after_turn(State s, std::uint8_t target) {
+  TurnPlan plan;
+  plan_turns(s, plan);
+  const std::uint8_t from = s.ball();
+  for (std::uint8_t d : plan.path_to(target, from)) s.step(d);
+  return s;
+}
+
 }  // namespace
 
 double Mcts::to_value(int eval) const {
   return 1.0 / (1.0 + std::exp(-eval / settings_.value_scale));
 }
 
-std::uint32_t Mcts::add_node(const State& s, double& value, Proof& proof) {
-  const auto index = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back(Node{s, static_cast<std::uint32_t>(edges_.size()), 0, 0});
-  proof = Proof::Unknown;
+void Mcts::build(const State& s, Expansion& x) const {
+  x.state = s;
+  x.edges.clear();
+  x.evals.clear();
+  x.proof = Proof::Unknown;
   if (s.over()) {  // at the end the side to move is still the side that played the last turn
     const bool won = wins(s, s.side_to_move());
-    value = won ? 1.0 : 0.0;
-    proof = won ? Proof::Win : Proof::Loss;
-    return index;
+    x.value = won ? 1.0 : 0.0;
+    x.proof = won ? Proof::Win : Proof::Loss;
+    return;
   }
   const Side mover = s.side_to_move();
   TurnPlan plan;
   plan_turns(s, plan);
   double best = -1.0, max_eval = -1e18;
   bool all_lose = true;
-  std::vector<double> evals;
-  evals.reserve(plan.targets.size());
   for (const TurnMove& m : plan.targets) {
     State child = s;
     for (std::uint8_t d : plan.path_to(m.target, s.ball())) child.step(d);
@@ -53,26 +63,30 @@ std::uint32_t Mcts::add_node(const State& s, double& value, Proof& proof) {
       e.value = to_value(static_cast<int>(eval));
     }
     if (e.proof != Proof::Loss) all_lose = false;
-    if (e.proof == Proof::Win) proof = Proof::Loss;  // the side to move here can score
+    if (e.proof == Proof::Win) x.proof = Proof::Loss;  // the side to move here can score
     best = std::max(best, e.value);
     max_eval = std::max(max_eval, eval);
-    evals.push_back(eval);
-    edges_.push_back(e);
+    x.evals.push_back(eval);
+    x.edges.push_back(e);
   }
-  if (all_lose) proof = Proof::Win;
+  if (all_lose) x.proof = Proof::Win;
   // Priors: a softmax of the evaluations of the turn's ends.
   double total = 0;
-  Node& n = nodes_[index];
-  n.edge_count = static_cast<std::uint32_t>(evals.size());
-  for (std::size_t i = 0; i < evals.size(); ++i) {
-    const double p = std::exp(std::max(evals[i] - max_eval, -50.0 * settings_.prior_scale) /
+  for (std::size_t i = 0; i < x.evals.size(); ++i) {
+    const double p = std::exp(std::max(x.evals[i] - max_eval, -50.0 * settings_.prior_scale) /
                               settings_.prior_scale);
-    edges_[n.first_edge + i].prior = static_cast<float>(p);
+    x.edges[i].prior = static_cast<float>(p);
     total += p;
   }
-  for (std::size_t i = 0; i < evals.size(); ++i)
-    edges_[n.first_edge + i].prior = static_cast<float>(edges_[n.first_edge + i].prior / total);
-  value = proof == Proof::Win ? 1.0 : proof == Proof::Loss ? 0.0 : 1.0 - best;
+  for (Edge& e : x.edges) e.prior = static_cast<float>(e.prior / total);
+  x.value = x.proof == Proof::Win ? 1.0 : x.proof == Proof::Loss ? 0.0 : 1.0 - best;
+}
+
+std::uint32_t Mcts::append(const Expansion& x) {
+  const auto index = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.push_back(Node{x.state, static_cast<std::uint32_t>(edges_.size()),
+                        static_cast<std::uint32_t>(x.edges.size()), 0});
+  for (const Edge& e : x.edges) edges_.push_back(e);
   return index;
 }
 
@@ -104,35 +118,80 @@ Mcts::Proof Mcts::proof_of(const Node& n) const {
   return all_lose ? Proof::Win : Proof::Unknown;
 }
 
-double Mcts::expand(std::uint32_t node, std::uint32_t edge) {
-  State child = nodes_[node].state;
-  TurnPlan plan;
-  plan_turns(child, plan);
-  for (std::uint8_t d : plan.path_to(edges_[edge].target, child.ball())) child.step(d);
-  double value;
-  Proof proof;
-  const std::uint32_t index = add_node(child, value, proof);
-  edges_[edge].child = index;
-  edges_[edge].proof = proof;
-  edges_[edge].lost_at_once = proof == Proof::Loss;
-  return value;
+// Builds the child of a root edge and adds it, with one visit (before the threads start).
+void Mcts::expand(std::uint32_t node, std::uint32_t edge) {
+  Expansion x;
+  build(after_turn(nodes_[node].state, edges_[edge].target), x);
+  const std::uint32_t index = append(x);
+  Edge& e = edges_[edge];
+  e.child = index;
+  e.proof = x.proof;
+  e.lost_at_once = x.proof == Proof::Loss;
+  e.visits = 1;
+  e.value += x.value;
+  nodes_[index].visits = 1;
+  nodes_[node].visits += 1;
 }
 
-void Mcts::iterate() {
+void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
+  Expansion x;
   std::vector<std::uint32_t> path;  // edges from the root down
-  std::uint32_t node = 0;
-  double value = 0;
+  std::uint64_t done = 0;           // by this thread
+  std::unique_lock lock(lock_);
   for (;;) {
-    const std::uint32_t e = select(nodes_[node]);
-    path.push_back(e);
-    if (edges_[e].child == 0) {
-      value = expand(node, e);
-      break;
+    if (stopping_ || root_proven_ || iterations_ + being_built_ >= max_iterations || full() ||
+        ((done & 31) == 0 && deadline.expired())) {
+      stopping_ = true;
+      return;
     }
-    node = edges_[e].child;
+    path.clear();
+    std::uint32_t node = 0;
+    for (;;) {
+      const std::uint32_t e = select(nodes_[node]);
+      path.push_back(e);
+      const std::uint32_t child = edges_[e].child;
+      if (child == 0 || child == kBeingBuilt) break;
+      node = child;
+    }
+    Edge& leaf = edges_[path.back()];
+    if (leaf.child == kBeingBuilt) {  // another thread's: look again once it is in the tree
+      lock.unlock();
+      std::this_thread::yield();
+      lock.lock();
+      continue;
+    }
+    // The virtual loss: the visits now, the values once known.
+    for (std::uint32_t e : path) {
+      edges_[e].visits += 1;
+      if (edges_[e].child != 0) nodes_[edges_[e].child].visits += 1;
+    }
+    nodes_[0].visits += 1;
+    leaf.child = kBeingBuilt;
+    ++being_built_;
+    const State parent = nodes_[node].state;
+    const std::uint8_t target = leaf.target;
+    lock.unlock();
+    build(after_turn(parent, target), x);
+    lock.lock();
+    --being_built_;
+    const std::uint32_t index = append(x);
+    Edge& built = edges_[path.back()];
+    built.child = index;
+    built.proof = x.proof;
+    built.lost_at_once = x.proof == Proof::Loss;
+    nodes_[index].visits = built.visits;
+    back_up(path, x.value);
+    // Only a root edge's proof can prove the root.
+    if (edges_[path[0]].proof != Proof::Unknown)
+      root_proven_ = proof_of(nodes_[0]) != Proof::Unknown;
+    ++iterations_;
+    ++done;
   }
-  // Back up: the value is the mover's of the deepest edge; it flips at every level. A proven
-  // child may prove its parent (MCTS-Solver): then the exact value goes up instead.
+}
+
+// The value is the mover's of the deepest edge; it flips at every level. A proven child may
+// prove its parent (MCTS-Solver): then the exact value goes up instead. The visits are counted.
+void Mcts::back_up(const std::vector<std::uint32_t>& path, double value) {
   for (std::size_t k = path.size(); k-- > 0;) {
     Edge& e = edges_[path[k]];
     if (k + 1 < path.size()) {
@@ -142,12 +201,9 @@ void Mcts::iterate() {
         value = p == Proof::Win ? 1.0 : 0.0;
       }
     }
-    e.visits += 1;
     e.value += value;
-    nodes_[e.child].visits += 1;
     value = 1.0 - value;
   }
-  nodes_[0].visits += 1;
 }
 
 // The node two turns below the root (our turn, then the opponent's) with this position, if the
@@ -199,10 +255,11 @@ std::size_t Mcts::tree_bytes() const {
   return nodes_.size() * sizeof(Node) + edges_.size() * sizeof(Edge);
 }
 
-// Stop while the next position and its edges (one per candidate turn at most) still fit.
+// Stop while the next position and its edges (one per candidate turn at most) still fit, after
+// those that other threads are building.
 bool Mcts::full() const {
-  return tree_bytes() + sizeof(Node) + TurnState::kMaxMoves * sizeof(Edge) >
-         settings_.max_tree_bytes;
+  const std::size_t most = sizeof(Node) + TurnState::kMaxMoves * sizeof(Edge);
+  return tree_bytes() + (being_built_ + 1) * most > settings_.max_tree_bytes;
 }
 
 std::string Mcts::check_tree() const {
@@ -236,14 +293,14 @@ std::string Mcts::check_tree() const {
 
 TurnChoice Mcts::choose(const State& s) {
   const Deadline deadline(settings_.time);
-  double value;
-  Proof proof;
   if (const std::uint32_t reply = settings_.reuse_tree ? find_reply(s) : 0) {
     keep_subtree(reply);
   } else {
     nodes_.clear();
     edges_.clear();
-    add_node(s, value, proof);
+    Expansion x;
+    build(s, x);
+    append(x);
   }
   // Every turn of the root is looked at once: the opponent's immediate replies are then proven
   // for all of them, so a turn that lets the opponent score at once is never chosen when another
@@ -252,19 +309,24 @@ TurnChoice Mcts::choose(const State& s) {
   for (std::uint32_t e = root_node.first_edge; e < root_node.first_edge + root_node.edge_count;
        ++e) {
     if (edges_[e].proof != Proof::Unknown || edges_[e].child != 0) continue;
-    const double v = expand(0, e);
-    edges_[e].visits = 1;
-    edges_[e].value += v;
-    nodes_[edges_[e].child].visits = 1;
-    nodes_[0].visits += 1;
+    expand(0, e);
   }
-  std::uint64_t iterations = 0;
+  iterations_ = 0;
+  being_built_ = 0;
+  stopping_ = false;
+  root_proven_ = proof_of(nodes_[0]) != Proof::Unknown;
   const std::uint64_t max_iterations = settings_.max_iterations.value_or(~std::uint64_t{0});
-  while (proof_of(nodes_[0]) == Proof::Unknown && iterations < max_iterations && !full()) {
-    if ((iterations & 31) == 0 && deadline.expired()) break;
-    iterate();
-    ++iterations;
-  }
+  {
+    std::vector<std::jthread> helpers;
+    for (int t = 1; t < settings_.threads; ++t) {
+      try {
+        helpers.emplace_back([&] { search(deadline, max_iterations); });
+      } catch (const std::system_error&) {
+        break;  // no more threads to be had (a process limit): search with those there are
+      }
+    }
+    search(deadline, max_iterations);
+  }  // the helpers are joined: each has added what it was building
   // The turn: a proven win, else the most visited edge not proven lost (ties: the better value).
   const Node& root = nodes_[0];
   std::uint32_t best = root.first_edge;
@@ -299,7 +361,7 @@ TurnChoice Mcts::choose(const State& s) {
     e = next;
   }
   out.depth = depth;
-  out.nodes = iterations;
+  out.nodes = iterations_;
   out.elapsed = deadline.elapsed();
   return out;
 }

@@ -9,13 +9,19 @@
 // a losing turn) are propagated up the tree (MCTS-Solver), because bouncing turns often end in a
 // goal at once and averages would only approach that slowly.
 //
-// No randomness: the same position and iteration limit give the same turn.
+// No randomness: with one thread, the same position and iteration limit give the same turn.
+// Several threads share the one tree under a lock, which each holds only to walk down the tree
+// and to add what it built: building a position (its turns and their evaluations) is most of an
+// iteration's work, and is done outside the lock. A walk marks its path with a virtual loss (the
+// visit is counted before its value is known), so that the other threads look elsewhere.
 #include <chrono>
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "core/spin_lock.hpp"
 #include "games/soccer/engine.hpp"
 
 namespace arena::soccer {
@@ -25,6 +31,7 @@ struct MctsSettings {
   double value_scale = 400.0;  // evaluation units per logistic unit of the win chance
   double prior_scale = 200.0;  // evaluation units per e-fold of a child's prior
   bool reuse_tree = true;      // keep the subtree of the position the opponent's turn led to
+  int threads = 1;             // threads searching the one tree
   // The tree's memory: the search stops when it is full. 1 GiB holds about 2.9 million
   // positions; 10 s (the course's time a turn) fills 2.5 million in a fresh tree. The sandbox's
   // default limit is 2 GiB.
@@ -37,7 +44,7 @@ class Mcts {
  public:
   explicit Mcts(MctsSettings settings = {}) : settings_(settings) {}
   // `s` is not over. score: the root's win chance in engine-like units (side to move's view),
-  // depth: the length of the most visited line in turns, nodes: iterations.
+  // depth: the length of the most visited line in turns, nodes: iterations (of all threads).
   TurnChoice choose(const State& s);
 
   std::size_t tree_positions() const { return nodes_.size(); }
@@ -69,17 +76,31 @@ class Mcts {
     std::uint32_t visits = 0;
   };
 
-  // Builds the node for `s` with its edges; returns the value for the side that moved into it,
-  // and sets `proof` when the result is known.
-  std::uint32_t add_node(const State& s, double& value, Proof& proof);
-  double expand(std::uint32_t node, std::uint32_t edge);  // the new child's value for its mover
+  // A new position with its edges, built outside the tree's lock.
+  struct Expansion {
+    State state;
+    std::vector<Edge> edges;
+    std::vector<double> evals;  // of each edge's turn, for its prior
+    double value = 0;           // for the side that moved into the position
+    Proof proof = Proof::Unknown;
+  };
+  // The edge's child while a thread builds it.
+  static constexpr std::uint32_t kBeingBuilt = ~std::uint32_t{0};
+
+  void build(const State& s, Expansion& x) const;
+  std::uint32_t append(const Expansion& x);  // adds the position; gives its index
+  void expand(std::uint32_t node, std::uint32_t edge);
   double to_value(int eval) const;  // side to move's evaluation -> its win chance
   std::uint32_t select(const Node& n) const;
-  void iterate();
+  // One thread's share of a search: iterations until the time, the iterations, the tree's
+  // memory or a proof ends it.
+  void search(const Deadline& deadline, std::uint64_t max_iterations);
+  void back_up(const std::vector<std::uint32_t>& path, double value);
   Proof proof_of(const Node& n) const;  // for the side that moved into n
   std::uint32_t find_reply(const State& s) const;
   void keep_subtree(std::uint32_t root);
 
+  // Whether the next position, besides those being built, might not fit.
   bool full() const;
 
   MctsSettings settings_;
@@ -87,6 +108,12 @@ class Mcts {
   // Nodes are added after their parents, each with its edges, in the same order in both.
   std::deque<Node> nodes_;
   std::deque<Edge> edges_;
+  // While threads search: the lock over the tree and the search's counts.
+  SpinLock lock_;
+  std::uint64_t iterations_ = 0;
+  int being_built_ = 0;
+  bool stopping_ = false;
+  bool root_proven_ = false;
 };
 
 }  // namespace arena::soccer

@@ -169,9 +169,9 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
     return std::make_unique<SearchTurns>(std::move(name), limits, spec.threads,
                                          engine_level(spec.level).random_percent, spec.seed);
   }
-  // The tree search is one thread: threads=N applies to the alpha-beta (depth= or nodes=).
   MctsSettings settings;
   settings.time = limits.time;  // neither depth nor nodes: the move time
+  settings.threads = std::max(spec.threads, 1);
   return std::make_unique<MctsTurns>("engine", settings);
 }
 
