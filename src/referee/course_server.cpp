@@ -18,8 +18,7 @@
 #include "referee/listener.hpp"
 #include "referee/queued_connection.hpp"
 #include "referee/record.hpp"
-#include "referee/run_directory.hpp"
-#include "referee/stop_requests.hpp"
+#include "referee/served_games.hpp"
 
 namespace arena {
 namespace {
@@ -30,9 +29,6 @@ using Clock = std::chrono::steady_clock;
 // At most this many unread lines are kept per client; beyond it we stop reading its socket
 // (TCP flow control then holds the client back, as the course server's blocking reads did).
 constexpr std::size_t kMaxQueuedLines = 32;
-// How long a finished game's connections may take to receive their last messages.
-constexpr auto kCloseGrace = std::chrono::seconds(2);
-
 struct Incoming {
   enum class Kind { Line, Overlong, Closed } kind;
   std::string text;
@@ -102,55 +98,34 @@ class Connection final : public QueuedConnection {
 
 }  // namespace
 
-class CourseServer::Impl {
+class CourseServer::Impl final : public ServedGames {
  public:
   Impl(const GameInfo& game, CourseServerOptions options, std::ostream& out)
-      : game_(game),
+      : ServedGames(out, options.games),
+        game_(game),
         options_(std::move(options)),
-        out_(out),
         acceptor_(io_),
         warmup_timer_(io_),
-        move_timer_(io_),
-        lingering_(io_),
-        stops_(io_, out_, [this] {
-          abort_game("the server was stopped");
-          shutdown();
-        }) {}
+        move_timer_(io_) {}
 
   std::uint16_t listen() {
-    port_ = open_listener(acceptor_, options_.host, options_.port);
-    run_dir_ = make_run_directory(options_.records_dir, game_.name);
-    return port_;
+    const std::uint16_t port = open_listener(acceptor_, options_.host, options_.port);
+    open_run_directory(options_.records_dir, game_.name);
+    return port;
   }
 
   void run(bool handle_signals) {
-    new_session();
     accept_next();
-    if (handle_signals) stops_.watch_signals();
-    io_.run();
+    serve(handle_signals);
   }
-
-  void stop() { stops_.request(); }
-
-  std::vector<std::filesystem::path> record_paths() const { return record_paths_; }
-  std::filesystem::path run_directory() const { return run_dir_; }
 
  private:
   enum class Phase { Waiting, Warmup, Playing, Over };
 
   const GameInfo& game_;
   CourseServerOptions options_;
-  std::ostream& out_;
-  asio::io_context io_;
   tcp::acceptor acceptor_;
   asio::steady_timer warmup_timer_, move_timer_;
-  LingeringConnections lingering_;
-  StopRequests stops_;
-  std::uint16_t port_ = 0;
-  std::filesystem::path run_dir_;
-  std::vector<std::filesystem::path> record_paths_;
-  bool stopping_ = false;
-  int games_done_ = 0;
   int next_group_ = 0;
 
   // The game being played.
@@ -162,9 +137,8 @@ class CourseServer::Impl {
   Clock::time_point game_started_;
   GameRecord record_;
   std::unique_ptr<CourseLog> log_;
-  std::filesystem::path record_path_;  // rewritten after every move while the game is played
 
-  void new_session() {
+  void start_game() override {
     phase_ = Phase::Waiting;
     seats_ = {};
     state_ = game_.start(options_.rules);
@@ -184,22 +158,22 @@ class CourseServer::Impl {
   void accept_next() {
     acceptor_.async_accept([this](const asio::error_code& ec, tcp::socket socket) {
       if (ec) {
-        if (ec != asio::error::operation_aborted && !stopping_) accept_next();
+        if (ec != asio::error::operation_aborted && !stopping()) accept_next();
         return;
       }
       on_accept(std::move(socket));
-      if (!stopping_) accept_next();
+      if (!stopping()) accept_next();
     });
   }
 
   void on_accept(tcp::socket socket) {
-    if (phase_ != Phase::Waiting || stopping_) {
+    if (phase_ != Phase::Waiting || stopping()) {
       auto c = std::make_shared<Connection>(std::move(socket), -1);
       record_.events.push_back(
           fmt::format("refused connection from {}: a game is in progress", c->peer()));
       fmt::print(out_, "Refused a connection from {}: a game is in progress\n", c->peer());
       c->send(course::message("A game is in progress, try again later"));
-      lingering_.add(std::move(c));
+      close_when_delivered(std::move(c));
       return;
     }
     const Side side = seats_[0] ? Side::Black : Side::White;
@@ -226,10 +200,9 @@ class CourseServer::Impl {
     game_started_ = Clock::now();
     log_ = std::make_unique<CourseLog>(game_.course_log, seats_[0]->group(), seats_[1]->group());
     log_->start(*state_);
-    record_path_ = run_dir_ / (record_stem() + ".json");
     save_live_record();
     fmt::print(out_, "Game {}: White = Group {}, Black = Group {}; first move in {} ms\n",
-               games_done_ + 1, seats_[0]->group(), seats_[1]->group(), options_.warmup_ms);
+               games_done() + 1, seats_[0]->group(), seats_[1]->group(), options_.warmup_ms);
     out_.flush();
     warmup_timer_.expires_after(std::chrono::milliseconds(options_.warmup_ms));
     warmup_timer_.async_wait([this](const asio::error_code& ec) {
@@ -397,54 +370,30 @@ class CourseServer::Impl {
         seats_[index(s)]->send(msg);
       }
     }
-    for (auto& c : seats_) lingering_.add(c);
-    record_.outcome = outcome;
-    record_.reason = std::move(reason);
-    record_.detail = std::move(detail);
-    record_.ended_at = utc_now_iso8601();
-    save_game();
-    ++games_done_;
-    // The seats are still in use by the callers up the stack: start the next game afterwards.
-    if (games_done_ >= options_.games)
-      asio::post(io_, [this] { shutdown(); });
-    else
-      asio::post(io_, [this] { new_session(); });
+    for (auto& c : seats_) close_when_delivered(c);
+    game_over(record_, outcome, std::move(reason), std::move(detail), record_file(),
+              CourseLog::file_name(seats_[0]->group(), seats_[1]->group()), log_->text());
   }
 
-  std::string record_stem() const {
-    return fmt::format("Group{}_WhiteGroup{}_Black", seats_[0]->group(), seats_[1]->group());
+  // Rewritten after every move while the game is played.
+  std::string record_file() const {
+    return fmt::format("Group{}_WhiteGroup{}_Black.json", seats_[0]->group(), seats_[1]->group());
   }
 
-  // The record so far, for viewers following the game live; a failure is only reported.
-  void save_live_record() {
-    const std::string error = write_live_record(record_path_, record_);
-    if (!error.empty()) fmt::print(out_, "warning: could not update the live record: {}\n", error);
-  }
+  void save_live_record() { ServedGames::save_live_record(record_file(), record_); }
 
-  void save_game() {
-    const auto json_path = run_dir_ / (record_stem() + ".json");
-    const auto log_path = run_dir_ / CourseLog::file_name(seats_[0]->group(), seats_[1]->group());
-    if (save_finished_game(record_, json_path, log_path, log_->text(), out_))
-      record_paths_.push_back(json_path);
-  }
-
-  void abort_game(const std::string& why) {
+  void abort_game(const std::string& why) override {
     if (phase_ != Phase::Warmup && phase_ != Phase::Playing) return;
     for (auto& c : seats_) c->send(course::message("The server is stopping: game aborted"));
     finish(Outcome::Ongoing, "aborted", why, false);
   }
 
-  void shutdown() {
-    if (stopping_) return;
-    stopping_ = true;
+  void stop_serving() override {
     asio::error_code ec;
     acceptor_.close(ec);
-    stops_.cancel();
     warmup_timer_.cancel();
     move_timer_.cancel();
-    for (auto& c : seats_)
-      if (c) lingering_.add(c);
-    lingering_.close_all(kCloseGrace);
+    for (auto& c : seats_) close_when_delivered(c);
   }
 };
 

@@ -19,8 +19,7 @@
 #include "referee/listener.hpp"
 #include "referee/mulino_log.hpp"
 #include "referee/record.hpp"
-#include "referee/run_directory.hpp"
-#include "referee/stop_requests.hpp"
+#include "referee/served_games.hpp"
 
 namespace arena {
 namespace {
@@ -28,60 +27,35 @@ namespace {
 using asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
-// How long a finished game's connections may take to receive their last messages.
-constexpr auto kCloseGrace = std::chrono::seconds(2);
-
 }  // namespace
 
-class MorrisServer::Impl {
+class MorrisServer::Impl final : public ServedGames {
  public:
   Impl(MorrisServerOptions options, std::ostream& out)
-      : options_(std::move(options)),
-        out_(out),
+      : ServedGames(out, options.games),
+        options_(std::move(options)),
         acceptors_{tcp::acceptor(io_), tcp::acceptor(io_)},
-        move_timer_(io_),
-        lingering_(io_),
-        stops_(io_, out_, [this] {
-          abort_game("the server was stopped");
-          shutdown();
-        }) {}
+        move_timer_(io_) {}
 
   std::pair<std::uint16_t, std::uint16_t> listen() {
     for (Side s : {Side::White, Side::Black})
       ports_[index(s)] =
           open_listener(acceptors_[index(s)], options_.host,
                         s == Side::White ? options_.white_port : options_.black_port, side_name(s));
-    run_dir_ = make_run_directory(options_.records_dir, "morris");
+    open_run_directory(options_.records_dir, "morris");
     return {ports_[0], ports_[1]};
   }
 
-  void run(bool handle_signals) {
-    new_session();
-    if (handle_signals) stops_.watch_signals();
-    io_.run();
-  }
-
-  void stop() { stops_.request(); }
-
-  std::vector<std::filesystem::path> record_paths() const { return record_paths_; }
-  std::filesystem::path run_directory() const { return run_dir_; }
+  void run(bool handle_signals) { serve(handle_signals); }
 
  private:
   // White is accepted first and gets its state before Black is accepted, as the course did.
   enum class Phase { WaitingWhite, WaitingBlack, Playing, Over };
 
   MorrisServerOptions options_;
-  std::ostream& out_;
-  asio::io_context io_;
   std::array<tcp::acceptor, 2> acceptors_;
   asio::steady_timer move_timer_;
-  LingeringConnections lingering_;
-  StopRequests stops_;
   std::array<std::uint16_t, 2> ports_{};
-  std::filesystem::path run_dir_;
-  std::vector<std::filesystem::path> record_paths_;
-  bool stopping_ = false;
-  int games_done_ = 0;
 
   // The game being played.
   Phase phase_ = Phase::WaitingWhite;
@@ -94,7 +68,7 @@ class MorrisServer::Impl {
   GameRecord record_;
   std::unique_ptr<MulinoLog> log_;
 
-  void new_session() {
+  void start_game() override {
     phase_ = Phase::WaitingWhite;
     seats_ = {};
     writers_ = {};
@@ -116,7 +90,7 @@ class MorrisServer::Impl {
   void accept(Side side) {
     acceptors_[index(side)].async_accept(
         [this, side](const asio::error_code& ec, tcp::socket socket) {
-          if (ec || stopping_) return;
+          if (ec || stopping()) return;
           const Phase expected = side == Side::White ? Phase::WaitingWhite : Phase::WaitingBlack;
           if (phase_ != expected) return;  // cannot happen: we accept only when waiting for it
           seat(side, std::move(socket));
@@ -145,7 +119,7 @@ class MorrisServer::Impl {
     phase_ = Phase::Playing;
     record_.started_at = utc_now_iso8601();
     log_->state(mulino::wire_state(state_));
-    fmt::print(out_, "Game {}: {} ms per move\n", games_done_ + 1, options_.move_time_ms);
+    fmt::print(out_, "Game {}: {} ms per move\n", games_done() + 1, options_.move_time_ms);
     out_.flush();
     save_live_record();
     start_turn();  // also handles whatever either player sent (or did) while waiting
@@ -176,7 +150,7 @@ class MorrisServer::Impl {
           asio::error_code ec;
           acceptors_[index(Side::Black)].cancel(ec);
           auto events = std::move(record_.events);
-          new_session();
+          start_game();
           record_.events = std::move(events);
         }
         return;
@@ -311,52 +285,27 @@ class MorrisServer::Impl {
     if (phase_ == Phase::Over) return;
     phase_ = Phase::Over;
     move_timer_.cancel();
-    for (auto& c : seats_)
-      if (c) lingering_.add(c);
-    record_.outcome = outcome;
-    record_.reason = std::move(reason);
-    record_.detail = std::move(detail);
-    record_.ended_at = utc_now_iso8601();
-    save_game();
-    ++games_done_;
-    // The seats are still in use by the callers up the stack: start the next game afterwards.
-    if (games_done_ >= options_.games)
-      asio::post(io_, [this] { shutdown(); });
-    else
-      asio::post(io_, [this] { new_session(); });
-  }
-
-  std::string record_stem() const { return fmt::format("game{:03}", games_done_ + 1); }
-
-  // The record so far, for viewers following the game live; a failure is only reported.
-  void save_live_record() {
-    const std::string error = write_live_record(run_dir_ / (record_stem() + ".json"), record_);
-    if (!error.empty()) fmt::print(out_, "warning: could not update the live record: {}\n", error);
-  }
-
-  void save_game() {
+    for (auto& c : seats_) close_when_delivered(c);
     const std::string stem = record_stem();
-    const auto json_path = run_dir_ / (stem + ".json");
-    if (save_finished_game(record_, json_path, run_dir_ / (stem + ".log"), log_->text(), out_))
-      record_paths_.push_back(json_path);
+    game_over(record_, outcome, std::move(reason), std::move(detail), stem + ".json", stem + ".log",
+              log_->text());
   }
 
-  void abort_game(const std::string& why) {
+  std::string record_stem() const { return fmt::format("game{:03}", games_done() + 1); }
+
+  void save_live_record() { ServedGames::save_live_record(record_stem() + ".json", record_); }
+
+  void abort_game(const std::string& why) override {
     if (phase_ != Phase::Playing) return;
     log_->aborted(why);
     finish(Outcome::Ongoing, "aborted", why);
   }
 
-  void shutdown() {
-    if (stopping_) return;
-    stopping_ = true;
+  void stop_serving() override {
     asio::error_code ec;
     for (auto& a : acceptors_) a.close(ec);
-    stops_.cancel();
     move_timer_.cancel();
-    for (auto& c : seats_)
-      if (c) lingering_.add(c);
-    lingering_.close_all(kCloseGrace);
+    for (auto& c : seats_) close_when_delivered(c);
   }
 };
 
