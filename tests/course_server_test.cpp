@@ -259,18 +259,21 @@ void expect_white_loses_first_turn(TestClient& w, TestClient& b) {
   EXPECT_EQ(b.received(), kBlackPreamble + kOpponentSentInvalid);
 }
 
-// A first line from White that loses the game, and what the record's detail must name.
-struct LosingFirstLine {
+// A line that loses the game for its sender, and what the record's detail must then name.
+struct BadLine {
   std::string name;
   std::string line;
   std::string in_detail;
-  friend void PrintTo(const LosingFirstLine& l, std::ostream* out) { *out << l.name; }
+  friend void PrintTo(const BadLine& l, std::ostream* out) { *out << l.name; }
 };
 
-class CourseServerLosingFirstLine : public CourseServerTest,
-                                    public ::testing::WithParamInterface<LosingFirstLine> {};
+class CourseServerBadLineTest : public CourseServerTest,
+                                public ::testing::WithParamInterface<BadLine> {};
 
-TEST_P(CourseServerLosingFirstLine, LosesTheGame) {
+// White sends it as its first move.
+class CourseServerFirstBadLine : public CourseServerBadLineTest {};
+
+TEST_P(CourseServerFirstBadLine, LosesTheGame) {
   start();
   Players p = connect_both_to_first_turn();
   // A long line: the server may stop reading long before the end, and need not read the rest.
@@ -284,18 +287,17 @@ TEST_P(CourseServerLosingFirstLine, LosesTheGame) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Lines, CourseServerLosingFirstLine,
-    ::testing::Values(
-        LosingFirstLine{"Garbage", "HELLO THERE\n", "unreadable line 'HELLO THERE'"},
-        // fission_illegal_empty_cell
-        LosingFirstLine{"MoveFromAnEmptyCell", "MOVE A1,N\n", "illegal move 'A1,N'"},
-        // fission_forbidden_direction: C4 is taken
-        LosingFirstLine{"MoveIntoABlockedDirection", "MOVE C3,E\n", "illegal move 'C3,E'"},
-        // The course server relayed this as B4,NE,XYZ; the spec makes it invalid.
-        LosingFirstLine{"ExtraCommaField", "move b4,ne,xyz\r\n", "illegal move 'B4,NE,XYZ'"},
-        LosingFirstLine{"OneMegabyteLine", std::string(1 << 20, 'A') + "\n",
-                        "sent a line longer than"}),
-    [](const ::testing::TestParamInfo<LosingFirstLine>& info) { return info.param.name; });
+    Lines, CourseServerFirstBadLine,
+    ::testing::Values(BadLine{"Garbage", "HELLO THERE\n", "unreadable line 'HELLO THERE'"},
+                      // fission_illegal_empty_cell
+                      BadLine{"MoveFromAnEmptyCell", "MOVE A1,N\n", "illegal move 'A1,N'"},
+                      // fission_forbidden_direction: C4 is taken
+                      BadLine{"MoveIntoABlockedDirection", "MOVE C3,E\n", "illegal move 'C3,E'"},
+                      // The course server relayed this as B4,NE,XYZ; the spec makes it invalid.
+                      BadLine{"ExtraCommaField", "move b4,ne,xyz\r\n", "illegal move 'B4,NE,XYZ'"},
+                      BadLine{"OneMegabyteLine", std::string(1 << 20, 'A') + "\n",
+                              "sent a line longer than"}),
+    [](const ::testing::TestParamInfo<BadLine>& info) { return info.param.name; });
 
 TEST_F(CourseServerTest, SpaceAfterTheCommaIsAnInvalidMoveForBlackToo) {
   start();
@@ -415,33 +417,31 @@ TEST_F(CourseServerTest, MovesSentBeforeYourTurnAreKeptForTheTurn) {
     EXPECT_LT(r.moves[i].time_ms, 100) << r.moves[i].move;
 }
 
-TEST_F(CourseServerTest, EarlyGarbageCountsAsAnInvalidMoveOnItsTurn) {
+// A bad line that Black sends during White's turn loses only on Black's own turn.
+class CourseServerEarlyBadLine : public CourseServerBadLineTest {};
+
+TEST_P(CourseServerEarlyBadLine, CountsAsAnInvalidMoveOnItsTurn) {
   start();
   Players p = connect_both_to_first_turn();
   TestClient& w = *p.white;
   TestClient& b = *p.black;
-  ASSERT_TRUE(b.send("I AM NOT A MOVE\n"));
+  ASSERT_TRUE(b.send(GetParam().line));
   EXPECT_TRUE(w.silent_for(100ms)) << "White's turn was cut short";
   ASSERT_TRUE(w.send("MOVE B4,NE\n"));
   EXPECT_EQ(w.read_to_eof(), "VALID_MOVE\n" + kOpponentSentInvalid);
   EXPECT_EQ(b.read_to_eof(), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n" + kYouSentInvalid);
   expect_run_returns();
-  expect_record(the_record(), w, b, {"B4,NE"}, Outcome::WhiteWins, "illegal-move");
+  const GameRecord r = the_record();
+  expect_record(r, w, b, {"B4,NE"}, Outcome::WhiteWins, "illegal-move");
+  EXPECT_NE(r.detail.find(GetParam().in_detail), std::string::npos) << r.detail;
 }
 
-TEST_F(CourseServerTest, EarlyOverlongLineCountsAsAnInvalidMoveOnItsTurn) {
-  start();
-  Players p = connect_both_to_first_turn();
-  TestClient& w = *p.white;
-  TestClient& b = *p.black;
-  ASSERT_TRUE(b.send(std::string(5000, 'x') + "\n"));
-  EXPECT_TRUE(w.silent_for(100ms)) << "White's turn was cut short";
-  ASSERT_TRUE(w.send("MOVE B4,NE\n"));
-  EXPECT_EQ(w.read_to_eof(), "VALID_MOVE\n" + kOpponentSentInvalid);
-  EXPECT_EQ(b.read_to_eof(), "OPPONENT_MOVE B4,NE\nYOUR_TURN\n" + kYouSentInvalid);
-  expect_run_returns();
-  expect_record(the_record(), w, b, {"B4,NE"}, Outcome::WhiteWins, "illegal-move");
-}
+INSTANTIATE_TEST_SUITE_P(
+    Lines, CourseServerEarlyBadLine,
+    ::testing::Values(BadLine{"Garbage", "I AM NOT A MOVE\n", "unreadable line 'I AM NOT A MOVE'"},
+                      BadLine{"OverlongLine", std::string(5000, 'x') + "\n",
+                              "sent a line longer than"}),
+    [](const ::testing::TestParamInfo<BadLine>& info) { return info.param.name; });
 
 TEST_F(CourseServerTest, ThirdConnectionIsTurnedAwayAndTheGameGoesOn) {
   start(/*moves_per_player=*/2);
