@@ -2,6 +2,8 @@
 // never hands the opponent a goal when it need not, and always answers a legal turn.
 #include <gtest/gtest.h>
 
+#include <ctime>
+
 #include "games/soccer/mcts.hpp"
 
 namespace arena::soccer {
@@ -180,6 +182,21 @@ TEST(SoccerMcts, ThreadsStopWhenTheTreeIsFull) {
   EXPECT_LT(c.nodes, 1'000'000u);
   EXPECT_LE(mcts.tree_bytes(), settings.max_tree_bytes);
   EXPECT_EQ(mcts.check_tree(), "");
+}
+
+// Under a referee that counts CPU time (Paper Soccer's), threads share the turn's time: two
+// threads on two cores stop after about half of it on the clock.
+TEST(SoccerMcts, ThreadsShareACpuTimeLimit) {
+  MctsSettings settings;
+  settings.threads = 2;
+  settings.cpu_time_limit = true;
+  settings.time = std::chrono::milliseconds(300);
+  Mcts mcts(settings);
+  const std::clock_t before = std::clock();
+  const TurnChoice c = mcts.choose(State::start());
+  const double cpu_ms = 1000.0 * static_cast<double>(std::clock() - before) / CLOCKS_PER_SEC;
+  EXPECT_LT(cpu_ms, 300 + 60) << "wall " << c.elapsed.count() << " ms";
+  EXPECT_GT(c.nodes, 0u);
 }
 
 TEST(SoccerMcts, StopsOnTime) {

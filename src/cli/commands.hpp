@@ -59,9 +59,11 @@ struct BuiltInPlayerOptions {
   int level = 0;
 };
 void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options);
-// The player those options and the move time describe.
+// The player those options and the move time describe; with cpu_time_limit the move time is CPU
+// time, all threads together (PlayerSpec).
 std::unique_ptr<Player> make_built_in_player(const GameInfo& game,
-                                             const BuiltInPlayerOptions& options, int move_time_ms);
+                                             const BuiltInPlayerOptions& options, int move_time_ms,
+                                             bool cpu_time_limit = false);
 
 // Plays a client's game to its end: its one-line summary on stdout (stderr when the game could
 // not be played) and its exit code; an exception is reported as an error (exit code 1).

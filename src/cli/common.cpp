@@ -69,9 +69,10 @@ void add_built_in_player_options(CLI::App& cmd, BuiltInPlayerOptions& options) {
 }
 
 std::unique_ptr<Player> make_built_in_player(const GameInfo& game,
-                                             const BuiltInPlayerOptions& options,
-                                             int move_time_ms) {
+                                             const BuiltInPlayerOptions& options, int move_time_ms,
+                                             bool cpu_time_limit) {
   PlayerSpec spec;
+  spec.cpu_time_limit = cpu_time_limit;
   spec.kind = options.kind;
   spec.seed = options.seed;
   spec.move_time_ms = move_time_ms;

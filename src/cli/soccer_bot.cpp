@@ -22,14 +22,17 @@ void add_soccer_bot(CLI::App& app, int& exit_code) {
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("--move-time", o->move_time_ms,
-                  "The referee's time per turn in ms; the engine answers well inside it")
+                  "The referee's CPU time per turn in ms (all threads together); the engine "
+                  "answers well inside it")
       ->capture_default_str()
       ->check(CLI::Range(1, 3'600'000));
   add_built_in_player_options(*cmd, o->built_in);
   cmd->add_flag("--silent", o->silent, "Print no messages on stderr");
   cmd->callback([o, &exit_code] {
     try {
-      auto player = make_built_in_player(game_named("soccer"), o->built_in, o->move_time_ms);
+      // The course referee's limit is the user-CPU time of the bot's processes.
+      auto player = make_built_in_player(game_named("soccer"), o->built_in, o->move_time_ms,
+                                         /*cpu_time_limit=*/true);
       SoccerBotOptions options;
       options.label = player->name();
       options.messages = o->silent ? nullptr : stderr;

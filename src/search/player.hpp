@@ -21,6 +21,9 @@ struct PlayerSpec {
   int threads = 1;          // engine: search threads (lazy SMP); 1 is fair to one-core opponents
   int level = 0;            // engine: 1..kEngineLevels from beginner up (0: full strength)
   bool contempt = true;     // engine: off to judge a position rather than play it (opening books)
+  // engine: the referee counts the CPU time of the whole process per move (Paper Soccer's), so
+  // that N threads must stop when together they have used the move's time
+  bool cpu_time_limit = false;
 };
 
 // The engine's strength levels: what each may search and how often it plays a random move

@@ -140,7 +140,7 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
   std::unique_lock lock(lock_);
   for (;;) {
     if (stopping_ || root_proven_ || iterations_ + being_built_ >= max_iterations || full() ||
-        ((done & 31) == 0 && deadline.expired())) {
+        ((done & 31) == 0 && out_of_time(deadline))) {
       stopping_ = true;
       return;
     }
@@ -187,6 +187,13 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
     ++iterations_;
     ++done;
   }
+}
+
+bool Mcts::out_of_time(const Deadline& deadline) const {
+  if (deadline.expired()) return true;
+  if (!settings_.cpu_time_limit || settings_.threads <= 1 || !settings_.time) return false;
+  const double cpu_ms = 1000.0 * static_cast<double>(std::clock() - cpu_at_start_) / CLOCKS_PER_SEC;
+  return cpu_ms >= static_cast<double>(settings_.time->count());
 }
 
 // The value is the mover's of the deepest edge; it flips at every level. A proven child may
@@ -293,6 +300,7 @@ std::string Mcts::check_tree() const {
 
 TurnChoice Mcts::choose(const State& s) {
   const Deadline deadline(settings_.time);
+  cpu_at_start_ = std::clock();
   if (const std::uint32_t reply = settings_.reuse_tree ? find_reply(s) : 0) {
     keep_subtree(reply);
   } else {

@@ -16,6 +16,7 @@
 // visit is counted before its value is known), so that the other threads look elsewhere.
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <deque>
 #include <optional>
 #include <string>
@@ -32,6 +33,9 @@ struct MctsSettings {
   double prior_scale = 200.0;  // evaluation units per e-fold of a child's prior
   bool reuse_tree = true;      // keep the subtree of the position the opponent's turn led to
   int threads = 1;             // threads searching the one tree
+  // `time` is also a limit on the process's CPU time, all threads together (Paper Soccer's
+  // referee counts CPU time; with one thread the clock on the wall comes first anyway).
+  bool cpu_time_limit = false;
   // The tree's memory: the search stops when it is full. 1 GiB holds about 2.9 million
   // positions; 10 s (the course's time a turn) fills 2.5 million in a fresh tree. The sandbox's
   // default limit is 2 GiB.
@@ -95,6 +99,7 @@ class Mcts {
   // One thread's share of a search: iterations until the time, the iterations, the tree's
   // memory or a proof ends it.
   void search(const Deadline& deadline, std::uint64_t max_iterations);
+  bool out_of_time(const Deadline& deadline) const;
   void back_up(const std::vector<std::uint32_t>& path, double value);
   Proof proof_of(const Node& n) const;  // for the side that moved into n
   std::uint32_t find_reply(const State& s) const;
@@ -114,6 +119,7 @@ class Mcts {
   int being_built_ = 0;
   bool stopping_ = false;
   bool root_proven_ = false;
+  std::clock_t cpu_at_start_ = 0;
 };
 
 }  // namespace arena::soccer

@@ -172,6 +172,7 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
   MctsSettings settings;
   settings.time = limits.time;  // neither depth nor nodes: the move time
   settings.threads = std::max(spec.threads, 1);
+  settings.cpu_time_limit = spec.cpu_time_limit;
   return std::make_unique<MctsTurns>("engine", settings);
 }
 
