@@ -197,7 +197,8 @@ bool Mcts::out_of_time(const Deadline& deadline) const {
 }
 
 // The value is the mover's of the deepest edge; it flips at every level. A proven child may
-// prove its parent (MCTS-Solver): then the exact value goes up instead. The visits are counted.
+// prove its parent (MCTS-Solver): then the exact value goes up instead. The visits were counted
+// on the way down.
 void Mcts::back_up(const std::vector<std::uint32_t>& path, double value) {
   for (std::size_t k = path.size(); k-- > 0;) {
     Edge& e = edges_[path[k]];
