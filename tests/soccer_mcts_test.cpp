@@ -184,6 +184,26 @@ TEST(SoccerMcts, ThreadsStopWhenTheTreeIsFull) {
   EXPECT_EQ(mcts.check_tree(), "");
 }
 
+// Under a memory limit, two trees alive at once (two engines in one match) share what the
+// process's trees may hold: each holds half. Without a limit each may hold its own maximum.
+TEST(SoccerMcts, TreesAliveAtOnceShareAMemoryLimit) {
+  MctsSettings settings;
+  settings.max_tree_bytes = 512 * 1024;
+  settings.process_tree_bytes = 512 * 1024;
+  Mcts first(settings);
+  Mcts second(settings);
+  first.choose(State::start());
+  EXPECT_LE(first.tree_bytes(), 256 * 1024);
+  EXPECT_GT(first.tree_bytes(), 128 * 1024);
+  EXPECT_EQ(first.check_tree(), "");
+  settings.process_tree_bytes.reset();
+  Mcts unlimited(settings);
+  Mcts beside(settings);
+  unlimited.choose(State::start());
+  EXPECT_GT(unlimited.tree_bytes(), 384 * 1024);
+  EXPECT_LE(unlimited.tree_bytes(), 512 * 1024);
+}
+
 // Under a referee that counts CPU time (Paper Soccer's), threads share the turn's time: two
 // threads on two cores stop after about half of it on the clock.
 TEST(SoccerMcts, ThreadsShareACpuTimeLimit) {

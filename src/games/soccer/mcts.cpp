@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <mutex>
 #include <system_error>
@@ -24,7 +25,18 @@ State after_turn(State s, std::uint8_t target) {
   return s;
 }
 
+// Trees alive in this process: they share MctsSettings::process_tree_bytes.
+std::atomic<int> live_trees{0};
+
 }  // namespace
+
+Mcts::Mcts(MctsSettings settings) : settings_(settings) {
+  live_trees.fetch_add(1, std::memory_order_relaxed);
+}
+
+Mcts::~Mcts() {
+  live_trees.fetch_sub(1, std::memory_order_relaxed);
+}
 
 double Mcts::to_value(int eval) const {
   return 1.0 / (1.0 + std::exp(-eval / settings_.value_scale));
@@ -263,11 +275,16 @@ std::size_t Mcts::tree_bytes() const {
   return nodes_.size() * sizeof(Node) + edges_.size() * sizeof(Edge);
 }
 
-// Stop while the next position and its edges (one per candidate turn at most) still fit, after
-// those that other threads are building.
+// Full unless the next position and its edges (one per candidate turn at most) still fit in this
+// tree's share of the memory, after those that other threads are building.
 bool Mcts::full() const {
   const std::size_t most = sizeof(Node) + TurnState::kMaxMoves * sizeof(Edge);
-  return tree_bytes() + (being_built_ + 1) * most > settings_.max_tree_bytes;
+  std::size_t room = settings_.max_tree_bytes;
+  if (settings_.process_tree_bytes) {
+    const auto trees = std::max(1, live_trees.load(std::memory_order_relaxed));
+    room = std::min(room, *settings_.process_tree_bytes / static_cast<std::size_t>(trees));
+  }
+  return tree_bytes() + (being_built_ + 1) * most > room;
 }
 
 std::string Mcts::check_tree() const {

@@ -14,10 +14,12 @@
 // and to add what it built: building a position (its turns and their evaluations) is most of an
 // iteration's work, and is done outside the lock. A walk marks its path with a virtual loss (the
 // visit is counted before its value is known), so that the other threads look elsewhere.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <ctime>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +28,14 @@
 #include "games/soccer/engine.hpp"
 
 namespace arena::soccer {
+
+// What the trees of a process may hold together under its memory limit (a sandbox's, a
+// course's): half of it, so that the rest of the process and the kernel's own charges fit.
+constexpr std::optional<std::size_t> trees_within(std::optional<std::uint64_t> memory_limit) {
+  if (!memory_limit) return std::nullopt;
+  return static_cast<std::size_t>(
+      std::min<std::uint64_t>(*memory_limit / 2, std::numeric_limits<std::size_t>::max()));
+}
 
 struct MctsSettings {
   double exploration = 1.0;    // PUCT constant
@@ -37,16 +47,21 @@ struct MctsSettings {
   // referee counts CPU time; with one thread the clock on the wall comes first anyway).
   bool cpu_time_limit = false;
   // The tree's memory: the search stops when it is full. 1 GiB holds about 2.9 million
-  // positions; 10 s (the course's time a turn) fills 2.5 million in a fresh tree. The sandbox's
-  // default limit is 2 GiB.
+  // positions; 10 s (the course's time a turn) fills 2.5 million in a fresh tree.
   std::size_t max_tree_bytes = std::size_t{1} << 30;
+  // Under a memory limit, what the process's trees hold together (trees_within): each of N trees
+  // alive at once (two engines of one match, say) holds at most 1/N of it.
+  std::optional<std::size_t> process_tree_bytes;
   std::optional<std::uint64_t> max_iterations;
   std::optional<std::chrono::milliseconds> time;
 };
 
 class Mcts {
  public:
-  explicit Mcts(MctsSettings settings = {}) : settings_(settings) {}
+  explicit Mcts(MctsSettings settings = {});
+  ~Mcts();
+  Mcts(const Mcts&) = delete;
+  Mcts& operator=(const Mcts&) = delete;
   // `s` is not over. score: the root's win chance in engine-like units (side to move's view),
   // depth: the length of the most visited line in turns, nodes: iterations (of all threads).
   TurnChoice choose(const State& s);

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "core/memory_limit.hpp"
 #include "core/text.hpp"
 #include "games/soccer/adapter.hpp"
 #include "games/soccer/engine.hpp"
@@ -173,6 +174,7 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
   settings.time = limits.time;  // neither depth nor nodes: the move time
   settings.threads = std::max(spec.threads, 1);
   settings.cpu_time_limit = spec.cpu_time_limit;
+  settings.process_tree_bytes = trees_within(process_memory_limit());
   return std::make_unique<MctsTurns>("engine", settings);
 }
 
