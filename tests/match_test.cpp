@@ -566,6 +566,24 @@ TEST(MatchCli, PlaysAShortMatchFromABookFile) {
   EXPECT_NE(refused.find("course protocol"), std::string::npos) << refused;
 }
 
+// Morris and Paper Soccer have no move limit: the limit's options are refused, not ignored (a
+// Morris match given --moves-per-player 150 used to play on to its 5,000-ply cap).
+TEST(MatchCli, GamesWithoutAMoveLimitRefuseItsOptions) {
+  const std::string morris = run_arena(
+      {"match", "morris", "random", "random", "--pairs", "1", "--moves-per-player", "150"}, 2);
+  EXPECT_NE(morris.find("--moves-per-player: morris has no move limit (its course's rules have "
+                        "none); --moves-per-player is for fission and murus"),
+            std::string::npos)
+      << morris;
+  const std::string soccer =
+      run_arena({"play", "soccer", "--white", "random", "--limit-rule", "more-stones"}, 1);
+  EXPECT_NE(soccer.find("--limit-rule: soccer has no move limit"), std::string::npos) << soccer;
+  const std::string fission =
+      run_arena({"play", "fission", "--white", "random", "--moves-per-player", "3", "--limit-rule",
+                 "more-stones", "-q"});
+  EXPECT_NE(fission.find("after 6 plies (move-limit"), std::string::npos) << fission;
+}
+
 TEST(MatchCli, AtAFixedDepthStopsWhenTheBookIsPlayed) {
   // Two engines at a fixed depth would replay the same pair for every pass over the book.
   testing::TempDir dir;

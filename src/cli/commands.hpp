@@ -97,6 +97,7 @@ void add_sandbox_options(CLI::App& cmd, SandboxOptions& options, const std::stri
 
 // --moves-per-player and --limit-rule.
 void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule);
-RuleOptions rule_options(int moves_per_player, LimitRule rule);
+// The rules the options give for `game`; an error for a limit's option where the game has none.
+RuleOptions rule_options(std::string_view game, int moves_per_player, LimitRule rule);
 
 }  // namespace arena::cli

@@ -45,7 +45,7 @@ void add_connect(CLI::App& app, int& exit_code) {
     const LimitRule rule = o->limit_rule.empty()     ? g.course_limit_rule
                            : o->limit_rule == "draw" ? LimitRule::Draw
                                                      : LimitRule::MoreStones;
-    o->client.rules = rule_options(o->moves_per_player, rule);
+    o->client.rules = rule_options(o->game, o->moves_per_player, rule);
     std::unique_ptr<Player> player;
     if (o->human) {
       player = std::make_unique<HumanPlayer>(std::cin, std::cout);

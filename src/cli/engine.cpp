@@ -38,7 +38,7 @@ void add_engine(CLI::App& app, int& exit_code) {
   add_rule_options(*cmd, o->moves_per_player, o->limit_rule);
   cmd->callback([o, &exit_code] {
     match::EngineProtocolOptions e;
-    e.rules = rule_options(o->moves_per_player, o->limit_rule);
+    e.rules = rule_options(o->game, o->moves_per_player, o->limit_rule);
     e.kind = o->player.kind;
     e.seed = o->player.seed;
     e.depth = o->player.depth;

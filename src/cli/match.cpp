@@ -52,7 +52,7 @@ void add_match_book(CLI::App& match, int& exit_code) {
   add_rule_options(*cmd, o->moves_per_player, o->limit_rule);
   cmd->callback([o, &exit_code] {
     const GameInfo& g = game_named(o->game);
-    const RuleOptions rules = rule_options(o->moves_per_player, o->limit_rule);
+    const RuleOptions rules = rule_options(o->game, o->moves_per_player, o->limit_rule);
     const auto& r = o->recipe;
     std::string text = fmt::format(
         "# arena opening book: {} ({})\n"
@@ -193,7 +193,7 @@ void add_match(CLI::App& app, int& exit_code) {
       const GameInfo& g = game_named(o->game);
       match::MatchSettings s;
       s.context.game = &g;
-      s.context.rules = rule_options(o->moves_per_player, o->limit_rule);
+      s.context.rules = rule_options(o->game, o->moves_per_player, o->limit_rule);
       s.context.seed = o->seed;
       s.context.time_margin_ms = o->time_margin_ms;
       s.context.max_move_ms = o->max_move_ms;

@@ -84,7 +84,7 @@ void add_play(CLI::App& app, int& exit_code) {
       std::array<Player*, 2> seats = swapped ? std::array<Player*, 2>{b.get(), a.get()}
                                              : std::array<Player*, 2>{a.get(), b.get()};
       LocalMatchOptions opts;
-      opts.rules = rule_options(o->moves_per_player, o->limit_rule);
+      opts.rules = rule_options(o->game, o->moves_per_player, o->limit_rule);
       opts.move_time_ms = move_time;
       opts.live_record = o->record;  // followed live by `arena web`
       const bool show = !o->quiet && kinds[0] != SeatKind::Human && kinds[1] != SeatKind::Human;

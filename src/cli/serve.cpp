@@ -45,6 +45,7 @@ void add_serve(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->callback([o, cmd, &exit_code] {
     const GameInfo& g = game_named(o->game);
+    const RuleOptions rules = rule_options(o->game, o->moves_per_player, o->limit_rule);
     if (g.name == "morris") {  // the Bologna course's own protocol: two ports, Java objects
       MorrisServerOptions m;
       m.host = o->server.host;
@@ -59,7 +60,7 @@ void add_serve(CLI::App& app, int& exit_code) {
     }
     CourseServerOptions opts = o->server;
     opts.warmup_ms = static_cast<int>(o->warmup_s * 1000);
-    opts.rules = rule_options(o->moves_per_player, o->limit_rule);
+    opts.rules = rules;
     opts.records_dir = o->records;
     CourseServer server(g, opts, std::cout);
     try {

@@ -110,7 +110,7 @@ tournament::EventSettings event_settings(const EventOptions& o) {
     if (!p) throw std::runtime_error(fmt::format("--agent '{}': {}", line, p.error));
     s.participants.push_back(std::move(*p.value));
   }
-  s.rules = rule_options(o.moves_per_player, o.limit_rule);
+  s.rules = rule_options(o.game, o.moves_per_player, o.limit_rule);
   s.warmup_ms = static_cast<int>(o.warmup_s * 1000);
   s.connect_timeout_ms = static_cast<int>(o.connect_timeout_s * 1000);
   s.game_timeout_ms = static_cast<int>(o.game_timeout_s * 1000);
