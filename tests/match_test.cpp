@@ -582,6 +582,12 @@ TEST(MatchCli, GamesWithoutAMoveLimitRefuseItsOptions) {
       run_arena({"play", "fission", "--white", "random", "--moves-per-player", "3", "--limit-rule",
                  "more-stones", "-q"});
   EXPECT_NE(fission.find("after 6 plies (move-limit"), std::string::npos) << fission;
+  // What they take instead: a ply cap, after which a game is a draw.
+  const std::string capped = run_arena({"match", "morris", "random", "random", "--book", "none",
+                                        "--pairs", "1", "--max-plies", "20", "-v"});
+  EXPECT_NE(capped.find("draw after 20 plies (ply-limit: still going after 20 plies)"),
+            std::string::npos)
+      << capped;
 }
 
 TEST(MatchCli, AtAFixedDepthStopsWhenTheBookIsPlayed) {

@@ -139,6 +139,7 @@ void add_match(CLI::App& app, int& exit_code) {
     int max_move_ms = 60'000;
     int moves_per_player = 0;
     LimitRule limit_rule = LimitRule::Draw;
+    int max_plies = match::MatchSettings{}.max_plies;
     bool verbose = false;
   };
   auto o = std::make_shared<Options>();
@@ -182,6 +183,11 @@ void add_match(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(CLI::Range(1, 86'400'000));
   add_rule_options(*cmd, o->moves_per_player, o->limit_rule);
+  cmd->add_option("--max-plies", o->max_plies,
+                  "A game still going after this many plies (the opening's included) is a draw "
+                  "(ply-limit); for Morris and Paper Soccer, which have no move limit")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
   cmd->add_flag("--verbose,-v", o->verbose, "A line per game");
   add_match_book(*cmd, exit_code);
 
@@ -197,6 +203,7 @@ void add_match(CLI::App& app, int& exit_code) {
       s.context.seed = o->seed;
       s.context.time_margin_ms = o->time_margin_ms;
       s.context.max_move_ms = o->max_move_ms;
+      s.max_plies = o->max_plies;
       bool limit_given = true;
       if (o->nodes > 0)
         s.context.limit = {match::MoveLimit::Nodes, o->nodes};
