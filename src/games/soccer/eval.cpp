@@ -11,14 +11,14 @@ namespace {
 // How good it is for `sign`'s side (+1 attacks north, -1 south) that the opponent starts a turn
 // at fresh point q: progress, the middle of the field near a goal, and the opponent's threat to
 // step straight into our goal from there.
-int landing_value(const State& s, int q, int sign) {
+int landing_value(const State& s, int q, int sign, const EvalWeights& w) {
   const int forward = sign * y_of(q);
-  int v = kRow * forward - 6 * std::abs(x_of(q)) * (5 + forward);
+  int v = kRow * forward - w.column * std::abs(x_of(q)) * (w.column_base + forward);
   if (forward <= -4) {
     const unsigned free = static_cast<std::uint8_t>(~s.used(q)) & 0xFFu;
     for (unsigned f = free; f; f &= f - 1) {
       const int to = q + kDirectionDelta[std::countr_zero(f)];
-      if (sign * y_of(to) == -6) return v - kGoalThreat / 2;  // an open shot at our goal
+      if (sign * y_of(to) == -6) return v - w.open_shot;  // an open shot at our goal
     }
   }
   return v;
@@ -31,6 +31,10 @@ int landing_value(const State& s, int q, int sign) {
 // reachable opponent goal is a goal threat, a bounce point with no other free segment is a dead
 // end (entering it loses), and the value is that of the best fresh point the turn can end on.
 int evaluate(const State& s) {
+  return evaluate_with(s, kEvalWeights);
+}
+
+int evaluate_with(const State& s, const EvalWeights& w) {
   const int sign = s.side_to_move() == Side::White ? 1 : -1;
   std::array<bool, kPoints> seen{};
   std::array<std::uint8_t, kPoints> stack{};
@@ -51,7 +55,7 @@ int evaluate(const State& s) {
       if (forward == -6) continue;  // an own goal is never the plan
       if (!s.bounces_at(q)) {
         seen[q] = true;
-        best = std::max(best, landing_value(s, q, sign));
+        best = std::max(best, landing_value(s, q, sign, w));
       } else if ((s.used(q) | (1u << opposite_direction(d))) != 0xFFu) {
         seen[q] = true;  // a bounce point with a way on
         ++bounces;
@@ -59,7 +63,7 @@ int evaluate(const State& s) {
       }
     }
   }
-  return best + 2 * std::min(bounces, 10);
+  return best + w.bounce * std::min(bounces, w.bounce_cap);
 }
 
 }  // namespace arena::soccer
