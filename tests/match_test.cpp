@@ -571,13 +571,13 @@ TEST(MatchCli, PlaysAShortMatchFromABookFile) {
 TEST(MatchCli, GamesWithoutAMoveLimitRefuseItsOptions) {
   const std::string morris = run_arena(
       {"match", "morris", "random", "random", "--pairs", "1", "--moves-per-player", "150"}, 2);
-  EXPECT_NE(morris.find("--moves-per-player: morris has no move limit (its course's rules have "
-                        "none); --moves-per-player is for fission and murus"),
+  EXPECT_NE(morris.find("Nine Men's Morris has no move limit: --moves-per-player and "
+                        "--limit-rule do not apply"),
             std::string::npos)
       << morris;
   const std::string soccer =
       run_arena({"play", "soccer", "--white", "random", "--limit-rule", "more-stones"}, 1);
-  EXPECT_NE(soccer.find("--limit-rule: soccer has no move limit"), std::string::npos) << soccer;
+  EXPECT_NE(soccer.find("Paper Soccer has no move limit"), std::string::npos) << soccer;
   const std::string fission =
       run_arena({"play", "fission", "--white", "random", "--moves-per-player", "3", "--limit-rule",
                  "more-stones", "-q"});

@@ -40,23 +40,13 @@ void add_rule_options(CLI::App& cmd, int& moves_per_player, LimitRule& rule) {
 }
 
 RuleOptions rule_options(std::string_view game, int moves_per_player, LimitRule rule) {
-  // A game without a move limit (Morris, Paper Soccer) refuses the limit's options rather than
-  // ignoring them.
-  const GameInfo* g = find_game(game);
-  if (g && g->default_moves_per_player == 0 &&
-      (moves_per_player > 0 || rule == LimitRule::MoreStones)) {
-    std::string with_limits;
-    for (const GameInfo& other : all_games())
-      if (other.default_moves_per_player > 0)
-        with_limits += fmt::format("{}{}", with_limits.empty() ? "" : " and ", other.name);
-    const char* option = moves_per_player > 0 ? "--moves-per-player" : "--limit-rule";
-    throw std::runtime_error(
-        fmt::format("{}: {} has no move limit (its course's rules have none); {} is for {}", option,
-                    g->name, option, with_limits));
-  }
   RuleOptions r;
   if (moves_per_player > 0) r.moves_per_player = moves_per_player;
   r.limit_rule = rule;
+  // A game without a move limit (Morris, Paper Soccer) refuses its options rather than ignoring
+  // them.
+  if (const GameInfo* g = find_game(game))
+    if (std::string error = rules_error(*g, r); !error.empty()) throw std::runtime_error(error);
   return r;
 }
 

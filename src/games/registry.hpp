@@ -4,11 +4,10 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "core/any_game.hpp"
 #include "core/rules.hpp"
@@ -53,5 +52,7 @@ struct GameInfo {
 std::span<const GameInfo> all_games();
 const GameInfo* find_game(std::string_view name);
 std::string game_names();  // "fission" (comma-separated), for help and errors
+// Why `rules` do not fit `game` (a move limit's options for a game that has none), or "".
+std::string rules_error(const GameInfo& game, const RuleOptions& rules);
 
 }  // namespace arena

@@ -65,10 +65,8 @@ void check_participants_for(const GameInfo& game, const EventSettings& settings)
   const int move_time =
       settings.move_time_ms > 0 ? settings.move_time_ms : game.default_move_time_ms;
   const TournamentProtocol protocol = tournament_protocol(game);
-  if (protocol != TournamentProtocol::CourseLines &&
-      (settings.rules.moves_per_player || settings.rules.limit_rule != LimitRule::Draw))
-    throw std::runtime_error(fmt::format(
-        "{} has no move limit: --moves-per-player and --limit-rule do not apply", game.title));
+  if (std::string error = rules_error(game, settings.rules); !error.empty())
+    throw std::runtime_error(error);
   if (protocol == TournamentProtocol::SoccerReferee && move_time < 10)
     throw std::runtime_error("the Paper Soccer referee's time per turn is at least 10 ms");
   if (protocol != TournamentProtocol::MorrisTwoPort && settings.morris_ports != MorrisPorts::Env)
