@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ clang libclang-rt-14-dev
+  cmake ninja-build g++ clang libclang-rt-14-dev ccache
   libasio-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
   default-jdk-headless
   bubblewrap util-linux  # the agents' sandbox (docs/sandbox.md)
