@@ -81,7 +81,8 @@ function plyText(rec, ply) {
   if (ply === 0) return `Start position (${rec.moves.length} plies)`;
   const m = rec.moves[ply - 1];
   const side = m.side === "white" ? "White" : "Black";
-  return `Ply ${ply}/${rec.moves.length}: ${side} ${m.move} (${m.time_ms} ms)`;
+  const note = m.note ? ` (${m.note})` : "";
+  return `Ply ${ply}/${rec.moves.length}: ${side} ${m.move} (${m.time_ms} ms)${note}`;
 }
 
 function drawMoves() {
@@ -91,7 +92,8 @@ function drawMoves() {
     const li = h("li", { className: m.side },
       h("span", { className: "side", textContent: m.side === "white" ? "White" : "Black" }), " ",
       h("span", { className: "move", textContent: m.move }),
-      h("span", { className: "time", textContent: `${m.time_ms} ms` }));
+      h("span", { className: "time", textContent: `${m.time_ms} ms` }),
+      m.note ? h("span", { className: "note", title: m.note, textContent: "note" }) : "");
     li.dataset.ply = String(i + 1);
     li.addEventListener("click", () => setPly(i + 1));
     ol.append(li);

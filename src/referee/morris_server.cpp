@@ -13,6 +13,7 @@
 #include "core/text.hpp"
 #include "games/morris/state.hpp"
 #include "protocol/java_serial/writer.hpp"
+#include "protocol/mulino_judge.hpp"
 #include "protocol/mulino_messages.hpp"
 #include "protocol/mulino_position.hpp"
 #include "referee/java_connection.hpp"
@@ -221,25 +222,25 @@ class MorrisServer::Impl final : public ServedGames {
     } catch (const jser::StreamError& e) {
       return illegal(side, e.what());
     }
-    const mulino::Phase phase = mulino::wire_phase(state_);
-    if (action.kind != mulino::action_kind_for(phase))
-      return illegal(
-          side, fmt::format("sent a {} in phase {}, which takes a {}",
-                            mulino::action_class_name(action.kind), mulino::phase_constant(phase),
-                            mulino::action_class_name(mulino::action_kind_for(phase))));
-    const auto text = mulino::move_from_action(action);
-    if (!text) return illegal(side, text.error);
-    const auto move = state_.parse_move(*text.value);
-    if (!move) return illegal(side, fmt::format("illegal move '{}': {}", *text.value, move.error));
+    const mulino::Judgement judged = mulino::judge_action(state_, action);
+    const std::string shown = mulino::action_text(action);
+    if (!judged) return refused(side, action, judged);
+    // The judge follows the original Engine; arena's rules must agree with what it accepted.
+    const auto checked = state_.parse_move(state_.move_text(*judged.move));
+    if (!checked)
+      return illegal(side, fmt::format("illegal move '{}': {}", shown, checked.error));
     move_timer_.cancel();
-    const std::string canonical = state_.move_text(*move.value);
-    state_.apply(*move.value);
-    record_.moves.push_back(
-        {state_.ply(), side, canonical, ms, cpu_ms_since(options_.cpu_clock, side, turn_cpu_)});
-    log_->moved(side, ++moves_made_[index(side)], canonical);
+    const std::string canonical = state_.move_text(*checked.value);
+    state_.apply(*checked.value);
+    MoveRecord played{state_.ply(), side, canonical, ms,
+                      cpu_ms_since(options_.cpu_clock, side, turn_cpu_)};
+    if (!judged.note.empty()) played.note = judged.note;
+    record_.moves.push_back(std::move(played));
+    log_->moved(side, ++moves_made_[index(side)], shown);  // as the Engine printed the action
     const mulino::WireState wire = mulino::wire_state(state_);
     log_->state(wire);
-    fmt::print(out_, "{:>4}. {:<5} {:<8} {:>6} ms\n", state_.ply(), side_name(side), canonical, ms);
+    fmt::print(out_, "{:>4}. {:<5} {:<8} {:>6} ms{}\n", state_.ply(), side_name(side), canonical, ms,
+               judged.note.empty() ? "" : "  (" + judged.note + ")");
     if (options_.show_board) fmt::print(out_, "{}\n", mulino::course_text(wire));
     out_.flush();
     if (!state_.result().over()) save_live_record();  // before anyone hears of the move
@@ -262,6 +263,18 @@ class MorrisServer::Impl final : public ServedGames {
     log_->timeout(late);
     finish(win_for(opposite(late)), "timeout",
            fmt::format("{} did not move within {} ms", side_name(late), options_.move_time_ms));
+  }
+
+  // An action the original Engine refused: its log shows the action and what the Engine printed.
+  void refused(Side side, const mulino::WireAction& action, const mulino::Judgement& judged) {
+    const std::string shown = mulino::action_text(action);
+    if (judged.wrong_class)
+      return illegal(side, fmt::format("{} (the course's Engine stopped there: {})", judged.reason,
+                                       judged.original_name));
+    log_->refused(side, moves_made_[index(side)] + 1, shown, judged.original);
+    finish(win_for(opposite(side)), "illegal-move",
+           fmt::format("{} illegal move '{}': {} ({})", side_name(side), shown, judged.reason,
+                       judged.original_name));
   }
 
   void illegal(Side offender, const std::string& why) {

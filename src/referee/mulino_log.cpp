@@ -36,6 +36,13 @@ void MulinoLog::illegal(Side s, std::string_view why) {
   won(opposite(s), {});
 }
 
+void MulinoLog::refused(Side s, int number, std::string_view action,
+                        std::string_view exception) {
+  moved(s, number, action);
+  text_ += fmt::format("{}\n", exception);
+  won(opposite(s), {});
+}
+
 void MulinoLog::timeout(Side late) {
   text_ += fmt::format("Timeout!!!!\nPlayer {} has lost!!!\n", course_player(late));
 }

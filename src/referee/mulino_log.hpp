@@ -20,6 +20,9 @@ class MulinoLog {
   void waiting(Side s);
   void moved(Side s, int number, std::string_view move);  // number: the player's own count, from 1
   void illegal(Side s, std::string_view why);
+  // An action the Engine refused: the action as it printed it, then the exception it threw (the
+  // first line of its stack trace); arena then gives the game to the opponent.
+  void refused(Side s, int number, std::string_view action, std::string_view exception);
   void timeout(Side late);
   void disconnected(Side who, std::string_view why);
   void won(Side winner, std::string_view why);

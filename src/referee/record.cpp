@@ -50,6 +50,7 @@ nlohmann::json to_json(const GameRecord& r) {
     if (m.cpu_ms) move["cpu_ms"] = *m.cpu_ms;
     if (m.eval) move["eval"] = *m.eval;
     if (m.depth) move["depth"] = *m.depth;
+    if (m.note) move["note"] = *m.note;
     moves.push_back(std::move(move));
   }
   nlohmann::json out = {
@@ -87,6 +88,7 @@ GameRecord record_from_json(const nlohmann::json& j) {
       if (m.contains("cpu_ms")) move.cpu_ms = m.at("cpu_ms").get<std::int64_t>();
       if (m.contains("eval")) move.eval = m.at("eval").get<int>();
       if (m.contains("depth")) move.depth = m.at("depth").get<int>();
+      if (m.contains("note")) move.note = m.at("note").get<std::string>();
       r.moves.push_back(std::move(move));
     }
     const auto& res = j.at("result");

@@ -26,6 +26,9 @@ struct MoveRecord {
   // What arena's own engine thought of the move, where it played in-process (`arena play`).
   std::optional<int> eval = {};   // from the mover's side, engine units
   std::optional<int> depth = {};  // completed search depth
+  // What the referee ignored in the mover's message while accepting it, as the course's own
+  // referee did (a Morris removal named for a move that closes no mill).
+  std::optional<std::string> note = {};
 };
 
 struct PlayerRecord {

@@ -26,8 +26,8 @@ std::string ply_line(const GameRecord& r, std::size_t ply) {
   if (ply == 0 || ply > r.moves.size())
     return fmt::format("Start position ({} plies)", r.moves.size());
   const MoveRecord& m = r.moves[ply - 1];
-  return fmt::format("Ply {}/{}: {} {} ({} ms)", ply, r.moves.size(), side_name(m.side), m.move,
-                     m.time_ms);
+  return fmt::format("Ply {}/{}: {} {} ({} ms){}", ply, r.moves.size(), side_name(m.side), m.move,
+                     m.time_ms, m.note ? fmt::format(" ({})", *m.note) : "");
 }
 
 void print_game(const GameRecord& r, const GameViews& views, std::ostream& out, bool color) {
