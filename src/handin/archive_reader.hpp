@@ -5,6 +5,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <cerrno>
 #include <string>
 
 namespace arena::handin {
@@ -22,6 +23,9 @@ class ArchiveReader {
   bool open_fd(int fd);
   archive* get() const { return a_; }
   std::string error() const;  // libarchive's last message, printable and bounded
+  // Whether the last failure was that the input is in no format this reader knows (libarchive's
+  // ARCHIVE_ERRNO_FILE_FORMAT, which is EILSEQ where the system has no EFTYPE).
+  bool unknown_format() const { return archive_errno(a_) == EILSEQ; }
 
  private:
   archive* a_ = nullptr;

@@ -52,7 +52,9 @@ Parsed<std::string> jar_main_class(const std::filesystem::path& jar) {
   } closer{fd};
   ArchiveReader reader;
   if (!reader.open_fd(fd))
-    return Parsed<std::string>::fail("cannot read the jar: " + reader.error());
+    return Parsed<std::string>::fail(reader.unknown_format()
+                                         ? std::string("not a jar (zip) file")
+                                         : "cannot read the jar: " + reader.error());
   archive* a = reader.get();
   archive_entry* e = nullptr;
   for (int n = 0; n < kMaxJarEntries; ++n) {

@@ -20,6 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kBlock = 64 * 1024;
+constexpr std::string_view kNotAnArchive = "not a zip, jar or tar archive (.tar, .tar.gz, .tar.xz)";
 
 // Closes a descriptor at the end of a scope.
 struct Fd {
@@ -55,8 +56,8 @@ bool extract_entries(ArchiveReader& reader, Extractor& ex, UnpackResult& r) {
     const int status = archive_read_next_header(a, &e);
     if (status == ARCHIVE_EOF) break;
     if (status < ARCHIVE_WARN) {
-      if (first && archive_format(a) == 0)
-        return ex.refuse("not a zip, jar or tar archive (.tar, .tar.gz, .tar.xz)", "");
+      if (first && archive_format(a) == 0 && reader.unknown_format())
+        return ex.refuse(std::string(kNotAnArchive), "");
       return ex.refuse("the archive is damaged: " + reader.error(), "");
     }
     if (first) {
@@ -192,7 +193,11 @@ bool keep_jar(int in_fd, const fs::path& input, int top_fd, const UnpackLimits& 
   {
     ArchiveReader reader;
     Extractor scan(-1, limits, size, r);
-    if (!reader.open_fd(in_fd)) return scan.refuse("cannot read the jar: " + reader.error(), "");
+    if (!reader.open_fd(in_fd))
+      return scan.refuse(reader.unknown_format()
+                             ? std::string("a .jar that is not a zip (jar) file")
+                             : "the jar is damaged: " + reader.error(),
+                         "");
     if (!extract_entries(reader, scan, r)) return false;
     if (r.kind != InputKind::Zip) return scan.refuse("a .jar that is not a zip (jar) file", "");
   }
@@ -249,7 +254,9 @@ UnpackResult unpack_into(const fs::path& input, const fs::path& dest, int top_fd
   ArchiveReader reader;
   Extractor ex(top_fd, limits, size, r);
   if (!reader.open_fd(in.fd)) {
-    ex.refuse("cannot read the archive: " + reader.error(), "");
+    ex.refuse(reader.unknown_format() ? std::string(kNotAnArchive)
+                                      : "the archive is damaged: " + reader.error(),
+              "");
     return r;
   }
   if (extract_entries(reader, ex, r)) ex.finish(dest);
