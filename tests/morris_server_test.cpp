@@ -141,14 +141,17 @@ TEST_F(MorrisServerTest, ReplaysTheRecordedCourseGameByteForByte) {
   ASSERT_EQ(r.moves.size(), 6u);
   EXPECT_EQ(r.moves[4].move, "g1b2");
   testing::replay(r);
-  // The course-style log is the original server's printout up to the refused action.
+  // The course-style log is the original server's printout up to the refused action and the
+  // first line of the exception it threw; then arena gives the game to the other player.
   const std::string engine = read_mulino_wire("engine-stdout.txt");
-  const std::string upto = "Player W move n4: b4\n";
-  const std::string expected = engine.substr(0, engine.find(upto));
+  const std::string thrown =
+      "it.unibo.ai.didattica.mulino.actions.PositionNotEmptyException: Position b4 Not Empty\n";
+  ASSERT_NE(engine.find(thrown), std::string::npos);
+  const std::string expected = engine.substr(0, engine.find(thrown) + thrown.size());
   const std::string log = game_log();
   EXPECT_EQ(log.substr(0, expected.size()), expected);
-  EXPECT_EQ(log.substr(expected.size()),
-            "Illegal action from player W: illegal move 'b4': b4 is not empty\nPlayer B WIN!!!\n");
+  EXPECT_EQ(log.substr(expected.size()), "Player B WIN!!!\n");
+  EXPECT_EQ(r.detail, "White illegal move 'b4': b4 is not empty (PositionNotEmptyException)");
 }
 
 TEST_F(MorrisServerTest, BlackIsAcceptedOnlyAfterWhiteHasItsState) {
@@ -217,7 +220,9 @@ TEST_F(MorrisServerTest, TheActionClassMustMatchThePhase) {
   white_->read_to_eof(3s);
   const GameRecord r = finished();
   EXPECT_EQ(r.reason, "illegal-move");
-  EXPECT_EQ(r.detail, "White sent a Phase2Action in phase FIRST, which takes a Phase1Action");
+  EXPECT_EQ(r.detail,
+            "White sent a Phase2Action in phase FIRST, which takes a Phase1Action (the course's "
+            "Engine stopped there: System.exit(-2))");
 }
 
 TEST_F(MorrisServerTest, AMillMustNameItsRemovalAndOnlyThen) {
@@ -242,7 +247,8 @@ TEST_F(MorrisServerTest, NullFieldsLose) {
   bytes += s.raw({mulino::ActionKind::Phase1, {}, {}, {}});
   ASSERT_TRUE(white_->send(bytes));
   white_->read_to_eof(3s);
-  EXPECT_EQ(finished().detail, "White putPosition is null");
+  EXPECT_EQ(finished().detail,
+            "White illegal move 'null': putPosition is null (WrongPositionException)");
 }
 
 TEST_F(MorrisServerTest, NoAnswerIsATimeoutLoss) {

@@ -132,8 +132,11 @@ TEST_F(LenientJavaAgents, ARemovalWithoutAMillIsIgnoredInEveryPhase) {
   EXPECT_TRUE(stages.contains(morris::Stage::Placing));
   EXPECT_TRUE(stages.contains(morris::Stage::Moving));
   EXPECT_TRUE(stages.contains(morris::Stage::Flying)) << r.moves.size() << " plies";
-  for (const MoveRecord& m : r.moves)
-    if (m.note) EXPECT_NE(m.note->find("closes no mill"), std::string::npos) << *m.note;
+  for (const MoveRecord& m : r.moves) {
+    if (m.note) {
+      EXPECT_NE(m.note->find("closes no mill"), std::string::npos) << *m.note;
+    }
+  }
   // The course log shows each action as the Engine printed it, the removal included.
   EXPECT_TRUE(std::regex_search(g.log, std::regex("Player W move n1: [a-g][1-7][a-g][1-7]\n")))
       << g.log.substr(0, 2000);

@@ -76,7 +76,8 @@ Judgement with_removal(const morris::State& s, Move m, Points own_after, const W
   if (!morris::mill_through(own_after, m.to) || opp == 0) {
     if (a.remove)
       j.note = fmt::format(
-          "removeOpponentChecker '{}' ignored: {} closes no mill (the course's Engine reads it only "
+          "removeOpponentChecker '{}' ignored: {} closes no mill (the course's Engine reads it "
+          "only "
           "after a mill)",
           printable(*a.remove, 40), stem);
     j.move = m;
@@ -85,8 +86,8 @@ Judgement with_removal(const morris::State& s, Move m, Points own_after, const W
   const auto r = point_of(a.remove);
   if (!r)
     return wrong_position(
-        a.remove ? fmt::format("{} closes a mill and removeOpponentChecker '{}' is not a point", stem,
-                               printable(*a.remove, 40))
+        a.remove ? fmt::format("{} closes a mill and removeOpponentChecker '{}' is not a point",
+                               stem, printable(*a.remove, 40))
                  : fmt::format("{} closes a mill: name the opponent piece to remove too", stem),
         a.remove);
   if (own_after & point_bit(*r))
@@ -94,11 +95,10 @@ Judgement with_removal(const morris::State& s, Move m, Points own_after, const W
                   "TryingToRemoveOwnCheckerException",
                   "You are trying to remove your own checker...");
   if (!(opp & point_bit(*r)))
-    return refuse(fmt::format("{} holds no {} piece to remove", name(*r),
-                              side_name(opposite(side))),
-                  // The original's message, copied from the exception above, is this one too.
-                  "TryingToRemoveEmptyCheckerException",
-                  "You are trying to remove your own checker...");
+    return refuse(
+        fmt::format("{} holds no {} piece to remove", name(*r), side_name(opposite(side))),
+        // The original's message, copied from the exception above, is this one too.
+        "TryingToRemoveEmptyCheckerException", "You are trying to remove your own checker...");
   const Points in_mill = morris::in_mills(opp);
   if (in_mill & point_bit(*r)) {
     for (const std::size_t p : board_iteration_order())
@@ -149,13 +149,12 @@ Judgement judge_move(const morris::State& s, const WireAction& a, Phase phase) {
                   "FromAndToAreEqualsException", "The from and to position are the same: " + shown);
   const auto to = point_index(*a.to);
   auto not_connected = [&] {
-    return refuse(to ? fmt::format("{} is not next to {} (a piece flies only when its side has 3)",
-                                   name(*to), name(*from))
-                     : fmt::format("to '{}' is not a point next to {}", printable(*a.to, 40),
-                                   name(*from)),
-                  // The original's message for this exception is the one of the one above.
-                  "FromAndToAreNotConnectedException",
-                  "The from and to position are the same: " + shown);
+    return refuse(
+        to ? fmt::format("{} is not next to {} (a piece flies only when its side has 3)", name(*to),
+                         name(*from))
+           : fmt::format("to '{}' is not a point next to {}", printable(*a.to, 40), name(*from)),
+        // The original's message for this exception is the one of the one above.
+        "FromAndToAreNotConnectedException", "The from and to position are the same: " + shown);
   };
   const bool adjacent = to && (morris::kAdjacent[*from] & point_bit(*to));
   const bool flying = s.on_board(side) <= 3;

@@ -227,8 +227,7 @@ class MorrisServer::Impl final : public ServedGames {
     if (!judged) return refused(side, action, judged);
     // The judge follows the original Engine; arena's rules must agree with what it accepted.
     const auto checked = state_.parse_move(state_.move_text(*judged.move));
-    if (!checked)
-      return illegal(side, fmt::format("illegal move '{}': {}", shown, checked.error));
+    if (!checked) return illegal(side, fmt::format("illegal move '{}': {}", shown, checked.error));
     move_timer_.cancel();
     const std::string canonical = state_.move_text(*checked.value);
     state_.apply(*checked.value);
@@ -239,8 +238,8 @@ class MorrisServer::Impl final : public ServedGames {
     log_->moved(side, ++moves_made_[index(side)], shown);  // as the Engine printed the action
     const mulino::WireState wire = mulino::wire_state(state_);
     log_->state(wire);
-    fmt::print(out_, "{:>4}. {:<5} {:<8} {:>6} ms{}\n", state_.ply(), side_name(side), canonical, ms,
-               judged.note.empty() ? "" : "  (" + judged.note + ")");
+    fmt::print(out_, "{:>4}. {:<5} {:<8} {:>6} ms{}\n", state_.ply(), side_name(side), canonical,
+               ms, judged.note.empty() ? "" : "  (" + judged.note + ")");
     if (options_.show_board) fmt::print(out_, "{}\n", mulino::course_text(wire));
     out_.flush();
     if (!state_.result().over()) save_live_record();  // before anyone hears of the move

@@ -36,8 +36,7 @@ void MulinoLog::illegal(Side s, std::string_view why) {
   won(opposite(s), {});
 }
 
-void MulinoLog::refused(Side s, int number, std::string_view action,
-                        std::string_view exception) {
+void MulinoLog::refused(Side s, int number, std::string_view action, std::string_view exception) {
   moved(s, number, action);
   text_ += fmt::format("{}\n", exception);
   won(opposite(s), {});
