@@ -102,6 +102,10 @@ before(async () => {
   for (const game of ["murus", "morris", "soccer"])
     execFileSync(arena, ["play", game, "--white", "greedy", "--black", "random", "--seed", "5", "-q",
       "--record", join(root, "games", `${game}.json`)]);
+  // A Morris game whose third move carries a referee's note (what a course server ignored).
+  const noted = JSON.parse(readFileSync(join(root, "games", "morris.json"), "utf8"));
+  noted.moves[2].note = `removeOpponentChecker 'd1' ignored: ${noted.moves[2].move} closes no mill`;
+  writeFileSync(join(root, "games", "morris-note.json"), JSON.stringify(noted));
   // A game where arena's engine played in-process: its evaluation and depth are in the record.
   execFileSync(arena, ["play", "fission", "--white", "engine", "--depth", "2", "--black", "random", "--seed", "4", "-q",
     "--record", join(root, "games", "engine.json")]);
@@ -345,6 +349,17 @@ test("a Nine Men's Morris game is drawn with its 24 points and the pieces in han
   assert.equal(await page.locator("#board [data-point] .stone").count(),
     Object.values(rec.views[placing].points).filter((p) => p).length);
   await page.screenshot({ path: join(outDir, "viewer-morris.png") });
+});
+
+test("a move the referee accepted with a note shows the note", async () => {
+  const rec = await openLastPly("games/morris-note.json");
+  const note = rec.moves[2].note;
+  assert.match(note, /ignored/);
+  assert.equal(await page.locator("#moves li .note").count(), 1);
+  assert.equal(await page.getAttribute("#moves li:nth-child(3) .note", "title"), note);
+  await page.click("#moves li:nth-child(3)");
+  assert.equal(await page.textContent("#ply-info"),
+    `Ply 3/${rec.moves.length}: White ${rec.moves[2].move} (${rec.moves[2].time_ms} ms) (${note})`);
 });
 
 test("a Paper Soccer game is drawn with the ball's whole path, turn by turn", async () => {
