@@ -53,7 +53,8 @@ class AgentUser {
                               : (want == Run    ? "run it"
                                  : want == Read ? "read it"
                                                 : "read and run it");
-    const std::string bits = want == Run ? "x" : want == Read ? "r" : "rx";
+    // A program gets both: what the convention is, and what a script needs.
+    const std::string bits = want == Read ? "r" : want == Run && folder ? "x" : "rx";
     const std::string about = fmt::format("{}: {} {} cannot {} (mode {:04o}, owner {})", p.string(),
                                           other_ ? "the agents' user" : "the user", name_, verb,
                                           st.st_mode & 07777, owner_name(st.st_uid));
