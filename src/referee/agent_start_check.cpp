@@ -55,9 +55,10 @@ class AgentUser {
                                                 : "read and run it");
     // A program gets both: what the convention is, and what a script needs.
     const std::string bits = want == Read ? "r" : want == Run && folder ? "x" : "rx";
-    const std::string about = fmt::format("{}: {} {} cannot {} (mode {:04o}, owner {})", p.string(),
-                                          other_ ? "the agents' user" : "the user", name_, verb,
-                                          st.st_mode & 07777, owner_name(st.st_uid));
+    const std::string about =
+        fmt::format("{}{}: {} {} cannot {} (mode {:04o}, owner {})", folder ? "the folder " : "",
+                    p.string(), other_ ? "the agents' user" : "the user", name_, verb,
+                    st.st_mode & 07777, owner_name(st.st_uid));
     if (other_)
       return about + fmt::format(
                          "; agents run as {} when arena runs as root: allow it with `chmod o+{} "
