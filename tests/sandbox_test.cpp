@@ -26,6 +26,7 @@
 
 #include "referee/agent_view.hpp"
 #include "referee/cgroup.hpp"
+#include "referee/shell_words.hpp"
 #include "support/event_files.hpp"
 #include "support/java_tools.hpp"
 #include "support/process.hpp"
@@ -472,6 +473,23 @@ fs::path reference_wrapper(const fs::path& dir) {
 bool agents_run_as_another_user() {
   const SandboxSupport& s = probe_sandbox(AgentChannel::Pipes);
   return s.root && s.has(Protection::User) && s.has(Protection::Files);
+}
+
+TEST(Sandbox, CommandProgramIsReadAsTheShellReadsIt) {
+  auto program = [](const std::string& command) {
+    return command_program(shell_words(command)).value_or("<shell>");
+  };
+  EXPECT_EQ(program("/opt/course/AI-Linux64 A 2 42"), "/opt/course/AI-Linux64");
+  EXPECT_EQ(program("'/srv/my agents/bot' B 42"), "/srv/my agents/bot");
+  EXPECT_EQ(program("FOO=1 exec ../other/bot"), "../other/bot");
+  EXPECT_EQ(program("env -i A=b java -jar x.jar"), "java");
+  EXPECT_EQ(program("cd /x && ./bot"), "<shell>");
+  EXPECT_EQ(program("$HOME/bot"), "<shell>");
+  EXPECT_EQ(program("exit 127"), "<shell>");
+  const auto words = shell_words("a\\ b \"c d\"|e>f # g");
+  std::vector<std::string> texts;
+  for (const auto& w : words) texts.push_back(w.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"a b", "c d", "|", "e", ">", "f"}));
 }
 
 TEST(Sandbox, AgentViewShowsWhatItsCommandNamesAndNothingHidden) {
