@@ -97,7 +97,7 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
         if (const std::string why =
                 agent_start_problem(opts.sandbox, opts.bots[p], opts.commands[p]);
             !why.empty()) {
-          fmt::print(stderr, "error: player {}'s command cannot start: {}\n(command: {})\n", p + 1,
+          fmt::print(stderr, "error: player {}'s command cannot start: {} (command: {})\n", p + 1,
                      why, opts.commands[p]);
           exit_code = kSoccerBotCannotStart;
           return;

@@ -62,7 +62,7 @@ class AgentUser {
     if (other_)
       return about + fmt::format(
                          "; agents run as {} when arena runs as root: allow it with `chmod o+{} "
-                         "{}`, or run without the sandbox (--sandbox off)",
+                         "{}`, or run without the sandbox: --sandbox off",
                          name_, bits, p.string());
     return about + fmt::format("; allow it with `chmod u+{} {}`", bits, p.string());
   }

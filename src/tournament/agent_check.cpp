@@ -32,8 +32,8 @@ void check_agents_can_start(const EventSettings& settings, const std::filesystem
         p.kind == AgentKind::Command ? p.command : shell_quote(arena_binary.string());
     if (p.kind != AgentKind::Command && arena_binary.empty()) continue;
     if (const std::string why = agent_start_problem(plan, spec, command); !why.empty())
-      throw std::runtime_error(fmt::format("participant '{}' cannot start: {}\n(its command: {})",
-                                           p.name, why, command));
+      throw std::runtime_error(
+          fmt::format("participant '{}' cannot start: {} (its command: {})", p.name, why, command));
   }
 }
 
