@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -23,7 +24,9 @@
 #include <thread>
 #include <vector>
 
+#include "referee/agent_view.hpp"
 #include "referee/cgroup.hpp"
+#include "referee/shell_words.hpp"
 #include "support/event_files.hpp"
 #include "support/java_tools.hpp"
 #include "support/process.hpp"
@@ -448,6 +451,212 @@ TEST(Sandbox, KillNineAndResumeLeaveNoProcessCgroupOrMount) {
   for (const auto& folder : cgroups_of(resumed.pid())) EXPECT_FALSE(fs::exists(folder)) << folder;
   expect_none_left(tmp.path().string());
   EXPECT_EQ(mount_count(), mounts_before);
+}
+
+// Runs argv in `dir`, as a user types a command in a folder of their own.
+Process run_in(const fs::path& dir, std::vector<std::string> argv) {
+  argv.insert(argv.begin(), {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", dir.string()});
+  return Process(argv);
+}
+
+// A reference-bot wrapper with the course's calling convention: `AI-Linux64 <A|B> <level> SEED`.
+fs::path reference_wrapper(const fs::path& dir) {
+  fs::create_directories(dir);
+  const fs::path script = dir / "AI-Linux64";
+  std::ofstream(script) << "#!/bin/sh\nexec '" << ARENA_BINARY
+                        << "' soccer-ref silent \"$2\" \"$3\"\n";
+  fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+  return script;
+}
+
+bool agents_run_as_another_user() {
+  const SandboxSupport& s = probe_sandbox(AgentChannel::Pipes);
+  return s.root && s.has(Protection::User) && s.has(Protection::Files);
+}
+
+TEST(Sandbox, CommandProgramIsReadAsTheShellReadsIt) {
+  auto program = [](const std::string& command) {
+    return command_program(shell_words(command)).value_or("<shell>");
+  };
+  EXPECT_EQ(program("/opt/course/AI-Linux64 A 2 42"), "/opt/course/AI-Linux64");
+  EXPECT_EQ(program("'/srv/my agents/bot' B 42"), "/srv/my agents/bot");
+  EXPECT_EQ(program("FOO=1 exec ../other/bot"), "../other/bot");
+  EXPECT_EQ(program("env -i A=b java -jar x.jar"), "java");
+  EXPECT_EQ(program("cd /x && ./bot"), "<shell>");
+  EXPECT_EQ(program("$HOME/bot"), "<shell>");
+  EXPECT_EQ(program("exit 127"), "<shell>");
+  const auto words = shell_words("a\\ b \"c d\"|e>f # g");
+  std::vector<std::string> texts;
+  for (const auto& w : words) texts.push_back(w.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"a b", "c d", "|", "e", ">", "f"}));
+}
+
+TEST(Sandbox, AgentViewShowsWhatItsCommandNamesAndNothingHidden) {
+  TempDir tmp;
+  const fs::path root = fs::canonical(tmp.path());
+  for (const char* d : {"own", "x/y", "lib", "other", "event/games"})
+    fs::create_directories(root / d);
+  for (const char* f : {"x/y/agent.jar", "lib/bot.py", "other/bot", "event/games/secret.json"})
+    std::ofstream(root / f) << "data\n";
+  AgentJailSpec spec;
+  spec.own_dir = root / "own";
+  spec.hidden = {root / "event"};
+  auto targets = [&](const std::string& command) {
+    std::vector<std::string> out;
+    for (const auto& m : agent_view(spec, command).mounts) out.push_back(m.target.string());
+    return out;
+  };
+  using V = std::vector<std::string>;
+  const std::string own = (root / "own").string();
+  EXPECT_EQ(targets("java -jar '" + (root / "x/y/agent.jar").string() + "' White"),
+            (V{own, (root / "x/y").string()}));
+  EXPECT_EQ(targets("python3 " + (root / "lib/bot.py").string()),
+            (V{(root / "lib").string(), own}));
+  EXPECT_EQ(targets("../other/bot A 2 42"), (V{(root / "other").string(), own}));
+  EXPECT_EQ(targets("java -cp " + (root / "lib").string() + ":" +
+                    (root / "x/y/agent.jar").string() + " Main"),
+            (V{(root / "lib").string(), own, (root / "x/y").string()}));
+  // The event folder, named or below a named folder, stays hidden.
+  EXPECT_EQ(targets("cat " + (root / "event/games/secret.json").string()), (V{own}));
+  const AgentView whole = agent_view(spec, "ls " + root.string());
+  EXPECT_EQ(whole.mounts.size(), 1u);
+  EXPECT_EQ(whole.covers, (std::vector<fs::path>{root / "event"}));
+  // Arguments that are not paths, and the system's folders, add nothing.
+  EXPECT_EQ(targets("/usr/bin/env python3 bot.py --depth 3 A"), (V{own}));
+}
+
+TEST(Sandbox, SoccerBotsNamedByPathInOtherFoldersPlayAsWithoutTheSandbox) {
+  REQUIRE_PROTECTIONS(Protection::Files, Protection::User, Protection::Network);
+  TempDir tmp;
+  // The course's reference bot in one folder, a student's bot in another, the referee run from a
+  // third: `arena soccer-referee '/.../AI-Linux64 A 2 42' '../student/bot B 42'`.
+  const fs::path course = tmp.path() / "course", student = tmp.path() / "student",
+                 cwd = tmp.path() / "cwd";
+  const fs::path reference = reference_wrapper(course);
+  fs::create_directories(student);
+  fs::create_directories(cwd);
+  fs::copy_file(BOT_BINARY, student / "bot");
+  const std::string player1 = reference.string() + " A 2 42";
+  const std::string player2 = "../student/bot B 42 --nodes 20000 --move-time 60000 --silent";
+  struct Run {
+    int exit = -1;
+    std::string out, log;
+    nlohmann::json record;
+  };
+  auto play = [&](const std::string& mode) {
+    const fs::path records = tmp.path() / ("records-" + mode), log = tmp.path() / ("log-" + mode);
+    Process p =
+        run_in(cwd, {ARENA_BINARY, "soccer-referee", player1, player2, "-t", "30", "--sandbox",
+                     mode, "--log", log.string(), "--records", records.string(), "--quiet-bots"});
+    Run r;
+    r.exit = p.wait(600s).value_or(-1);
+    r.out = p.out() + p.err();
+    r.log = read_text(log);
+    std::error_code none;  // a referee that refused the game wrote no record
+    for (const auto& e : fs::directory_iterator(records, none)) r.record = read_json(e.path());
+    return r;
+  };
+  const Run off = play("off");
+  const Run jailed = play("required");
+  ASSERT_TRUE(off.exit == 61 || off.exit == 62) << off.out;
+  EXPECT_EQ(jailed.exit, off.exit) << jailed.out;
+  EXPECT_EQ(jailed.log, off.log);
+  EXPECT_GT(std::count(off.log.begin(), off.log.end(), '\n'), 4) << off.log;
+  const auto reason = [](const Run& r) {
+    return r.record.value("/result/reason"_json_pointer, "");
+  };
+  EXPECT_EQ(reason(jailed), reason(off)) << jailed.record.dump();
+  EXPECT_NE(reason(jailed), "disconnect") << jailed.record.dump();
+  const auto protections =
+      jailed.record.value("/sandbox/protections"_json_pointer, nlohmann::json::array());
+  EXPECT_NE(std::find(protections.begin(), protections.end(), "files"), protections.end())
+      << jailed.record.dump();
+  expect_none_left(tmp.path().string());
+}
+
+TEST(Sandbox, SoccerRefereeRefusesABotTheAgentsUserCannotRun) {
+  if (!agents_run_as_another_user())
+    GTEST_SKIP() << "agents run as the invoking user here (arena runs as root with setpriv and "
+                    "bubblewrap in the tests that need it)";
+  TempDir tmp;
+  const fs::path locked = tmp.path() / "locked", cwd = tmp.path() / "cwd";
+  fs::create_directories(locked);
+  fs::create_directories(cwd);
+  fs::copy_file(BOT_BINARY, locked / "bot");
+  const fs::path reference = reference_wrapper(tmp.path() / "course");
+  auto referee = [&](const std::string& mode) {
+    return run_in(cwd, {ARENA_BINARY, "soccer-referee", (locked / "bot").string() + " A 42",
+                        reference.string() + " B 0 42", "--sandbox", mode, "--quiet-bots", "--log",
+                        "viewer_log", "--records", "records"});
+  };
+  // A program only its owner (root) may run.
+  fs::permissions(locked / "bot", fs::perms::owner_all);
+  Process file = referee("auto");
+  EXPECT_EQ(file.wait(60s), 2) << file.out() << file.err();
+  EXPECT_NE(file.err().find("player 1's command cannot start: " + (locked / "bot").string() +
+                            ": the agents' user nobody cannot run it (mode 0700"),
+            std::string::npos)
+      << file.err();
+  EXPECT_NE(file.err().find("chmod o+rx " + (locked / "bot").string()), std::string::npos);
+  EXPECT_NE(file.err().find("--sandbox off"), std::string::npos);
+  EXPECT_EQ(file.out().find("a castigat"), std::string::npos) << file.out();
+  EXPECT_FALSE(fs::exists(cwd / "viewer_log"));
+  EXPECT_FALSE(fs::exists(cwd / "records"));
+  // A program anyone may run, in a folder nobody else may enter.
+  fs::permissions(locked / "bot",
+                  fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(locked, fs::perms::owner_all);
+  Process folder = referee("auto");
+  EXPECT_EQ(folder.wait(60s), 2) << folder.out() << folder.err();
+  EXPECT_NE(folder.err().find("the folder " + locked.string() + ": the agents' user nobody"),
+            std::string::npos)
+      << folder.err();
+  EXPECT_NE(folder.err().find("chmod o+x " + locked.string()), std::string::npos);
+  // Without the sandbox the bot runs as root, and the game is played.
+  Process off = referee("off");
+  const auto code = off.wait(300s);
+  EXPECT_TRUE(code == 61 || code == 62) << off.out() << off.err();
+}
+
+TEST(Sandbox, TournamentRefusesAParticipantTheAgentsUserCannotRun) {
+  if (!agents_run_as_another_user()) GTEST_SKIP() << "agents run as the invoking user here";
+  TempDir tmp;
+  const fs::path locked = tmp.path() / "locked";
+  const fs::path agent = reference_wrapper(locked);
+  fs::permissions(agent, fs::perms::owner_all);
+  const auto file = tmp.path() / "participants.txt";
+  std::ofstream(file) << "ref0: soccer-ref 0\nlocked: command " << agent.string() << " A 1 7\n";
+  const fs::path event = tmp.path() / "event";
+  Process p({ARENA_BINARY, "tournament", "soccer", "-f", file.string(), "-o", event.string(),
+             "--move-time", "2000"});
+  EXPECT_EQ(p.wait(60s), 1) << p.out() << p.err();
+  EXPECT_NE(p.err().find("participant 'locked' cannot start: " + agent.string() +
+                         ": the agents' user nobody cannot read and run it (mode 0700"),
+            std::string::npos)
+      << p.err();
+  EXPECT_NE(p.err().find("chmod o+rx " + agent.string()), std::string::npos) << p.err();
+  EXPECT_FALSE(fs::exists(event)) << "no event, no game lost";
+}
+
+TEST(Sandbox, TournamentBotNamedByPathInAnotherFolderPlaysEveryGame) {
+  REQUIRE_PROTECTIONS(Protection::Files, Protection::User, Protection::Network);
+  TempDir tmp;
+  const fs::path agent = reference_wrapper(tmp.path() / "elsewhere");
+  const auto file = tmp.path() / "participants.txt";
+  std::ofstream(file) << "ref0: soccer-ref 0\nfar: command " << agent.string() << " A 1 7\n";
+  const fs::path event = tmp.path() / "event";
+  Process p({ARENA_BINARY, "tournament", "soccer", "-f", file.string(), "-o", event.string(),
+             "--move-time", "5000", "--sandbox", "required", "--quiet"});
+  ASSERT_EQ(p.wait(600s), 0) << p.out() << p.err();
+  const auto results = read_json(event / "results.json");
+  ASSERT_EQ(results["games_played"], 2);
+  for (const auto& g : results["games"]) {
+    EXPECT_NE(g["reason"], "disconnect") << g;
+    EXPECT_NE(g["reason"], "crash") << g;
+    EXPECT_GT(g["plies"].get<int>(), 0) << g;
+  }
+  expect_none_left(tmp.path().string());
 }
 
 }  // namespace

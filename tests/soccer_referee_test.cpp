@@ -242,9 +242,32 @@ TEST_F(SoccerReferee, ABotThatCrashesBehindAShellLoses) {
       << r.record.detail;
 }
 
-TEST_F(SoccerReferee, ABotThatDoesNotStartLoses) {
+TEST_F(SoccerReferee, AMissingProgramIsRefusedBeforeTheGame) {
   const auto r = referee(scripted_bot(dir.path(), "p1", {"M 1 0"}), "/nonexistent/bot B 42");
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("player 2's command cannot start: its program /nonexistent/bot does not "
+                       "exist"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("a castigat"), std::string::npos) << "no winner: " << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "viewer_log"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "records"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "p1.received")) << "no bot was started";
+
+  const auto relative = referee("../no-such-folder/bot A 42", "no-such-program-anywhere B 42");
+  EXPECT_EQ(relative.exit, 2) << relative.out << relative.err;
+  EXPECT_NE(relative.err.find(
+                "player 1's command cannot start: its program " +
+                (std::filesystem::current_path().parent_path() / "no-such-folder/bot").string() +
+                " does not exist"),
+            std::string::npos)
+      << relative.err;
+}
+
+TEST_F(SoccerReferee, ABotThatStartsAndExitsAtOnceLoses) {
+  const auto r = referee(scripted_bot(dir.path(), "p1", {"M 1 0"}), "exit 127");
   expect_win(r, 0, "disconnect");
+  EXPECT_NE(r.record.detail.find("exited with status 127"), std::string::npos) << r.record.detail;
 }
 
 TEST_F(SoccerReferee, ABotThatClosesItsInputLoses) {

@@ -129,7 +129,7 @@ TEST(TournamentEndToEnd, MisbehavingAgentsLoseAndTheEventFinishes) {
                       << (agents / "quit.sh").string() << "\n"
                       << "sleeper: dir=" << tmp.path().string() << " command bash "
                       << (tmp.path() / "sleeper.sh").string() << "\n"
-                      << "missing: command /nonexistent/agent\n";
+                      << "exits: command exit 127\n";        // starts, but not the game
   std::ofstream(tmp.path() / "sleeper.sh") << "sleep 60\n";  // never connects
   const auto dir = tmp.path() / "event";
   // Generous limits: the suite may run under sanitizers on a busy machine, and the random
@@ -148,7 +148,7 @@ TEST(TournamentEndToEnd, MisbehavingAgentsLoseAndTheEventFinishes) {
       {"silent", {"timeout", "did not move within 1000 ms"}},
       {"quit", {"disconnect", "closed the connection on its turn"}},
       {"sleeper", {"timeout", "did not connect within 5000 ms"}},
-      {"missing", {"crash", "exited with status 127 before connecting"}},
+      {"exits", {"crash", "exited with status 127 before connecting"}},
   };
   int checked = 0;
   for (const auto& g : results["games"]) {
@@ -244,6 +244,18 @@ TEST(TournamentEndToEnd, ClearErrors) {
   Process nothing({ARENA_BINARY, "tournament", "--resume", (tmp.path() / "none").string()});
   EXPECT_EQ(nothing.wait(10s), 1);
   EXPECT_NE(nothing.err().find("has no event journal"), std::string::npos) << nothing.err();
+
+  // A program that cannot start is refused before any game, naming it: no game is lost for it.
+  const auto missing = tmp.path() / "missing.txt";
+  std::ofstream(missing) << "rnd: random\nghost: command /nonexistent/agent --fast\n";
+  Process ghost({ARENA_BINARY, "tournament", "fission", "-f", missing.string(), "-o",
+                 (tmp.path() / "z").string()});
+  EXPECT_EQ(ghost.wait(10s), 1);
+  EXPECT_NE(ghost.err().find(
+                "participant 'ghost' cannot start: its program /nonexistent/agent does not exist"),
+            std::string::npos)
+      << ghost.err();
+  EXPECT_FALSE(fs::exists(tmp.path() / "z"));
 
   Process list({ARENA_BINARY, "tournament", "--list-games"});
   EXPECT_EQ(list.wait(10s), 0);

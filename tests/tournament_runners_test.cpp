@@ -36,7 +36,8 @@ fs::path agents_dir(const std::string& game) {
 }
 
 // A participants file: one well-behaved agent and the game's misbehaving ones (crash, garbage,
-// silent, quit: scripts in the test data) and a command that does not exist.
+// silent, quit: scripts in the test data) and a command that starts and exits at once (a command
+// that cannot start at all is refused before the event; see tournament_end_to_end_test.cpp).
 fs::path write_misbehaving_field(const fs::path& dir, const std::string& game,
                                  const std::string& good) {
   const auto agents = agents_dir(game);
@@ -46,7 +47,7 @@ fs::path write_misbehaving_field(const fs::path& dir, const std::string& game,
   for (const char* name : {"crash", "garbage", "silent", "quit"})
     out << name << ": dir=" << agents.string() << " command bash "
         << (agents / (std::string(name) + ".sh")).string() << "\n";
-  out << "missing: command /nonexistent/agent\n";
+  out << "exits: command exit 127\n";
   return file;
 }
 
@@ -177,7 +178,7 @@ TEST(TournamentRunners, MorrisMisbehavingAgentsLose) {
                     {"silent", {"timeout", "did not move within 1000 ms"}},
                     // Leaving before Black came, or during the game.
                     {"quit", {"disconnect", ""}},
-                    {"missing", {"crash", "exited with status 127 before connecting"}},
+                    {"exits", {"crash", "exited with status 127 before connecting"}},
                 },
                 p.out());
   // Garbage on its turn is an illegal move; the Morris server drops a White that sends garbage
@@ -282,7 +283,7 @@ TEST(TournamentRunners, SoccerMisbehavingBotsLose) {
                     {"garbage", {"illegal-move", "sent 'HELLO WORLD'"}},
                     {"silent", {"timeout", "did not answer within 6 s"}},
                     {"quit", {"disconnect", "exited with status 0"}},
-                    {"missing", {"crash", "exited with status 127"}},
+                    {"exits", {"crash", "exited with status 127"}},
                 },
                 p.out());
   expect_no_process_left(tmp.path());

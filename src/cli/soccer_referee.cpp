@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "referee/agent_start_check.hpp"
 #include "referee/process_group.hpp"
 
 namespace arena::cli {
@@ -91,6 +92,16 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
         auto [first, second] = read_bot_jails(o->sandbox_config);
         opts.bots = {std::move(first), std::move(second)};
       }
+      // A bot that cannot start would lose at its first turn: a setup error, not a game.
+      for (int p = 0; p < 2; ++p)
+        if (const std::string why =
+                agent_start_problem(opts.sandbox, opts.bots[p], opts.commands[p]);
+            !why.empty()) {
+          fmt::print(stderr, "error: player {}'s command cannot start: {} (command: {})\n", p + 1,
+                     why, opts.commands[p]);
+          exit_code = kSoccerBotCannotStart;
+          return;
+        }
       const SoccerGameReport r = run_soccer_game(opts, on_turn);
       fmt::print("{} ({})\n", r.record.detail, r.record.reason);
       fmt::print("{}\n", soccer_winner_line(r.winner));

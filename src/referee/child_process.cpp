@@ -150,8 +150,17 @@ ChildProcess::ChildProcess(PipedChildOptions o)
   try {
     if (o.err == BotStderr::File) log_ = std::make_unique<CappedLog>(o.stderr_file, o.stderr_cap);
     if (jail_) {
-      const int err_fd = log_ ? log_->write_fd() : -1;
-      spawn_jailed(o.command, {}, {}, in_pipe[0], out_pipe[1], err_fd);
+      // Discarded output goes to /dev/null inside the sandbox too.
+      const int null_fd =
+          o.err == BotStderr::Discard ? ::open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
+      const int err_fd = log_ ? log_->write_fd() : null_fd;
+      try {
+        spawn_jailed(o.command, {}, {}, in_pipe[0], out_pipe[1], err_fd);
+      } catch (...) {
+        if (null_fd >= 0) ::close(null_fd);
+        throw;
+      }
+      if (null_fd >= 0) ::close(null_fd);
     } else {
       posix_spawn_file_actions_t actions;
       posix_spawn_file_actions_init(&actions);

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "core/text.hpp"
+#include "referee/agent_view.hpp"
 #include "referee/game_network.hpp"
 
 extern char** environ;
@@ -28,15 +29,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Where the agent's private writable folders appear inside its sandbox.
-constexpr const char* kScratchDir = "/home/agent";
-// The system folders an agent sees, read-only (those that exist; merged-/usr links stay links).
-constexpr const char* kSystemDirs[] = {"/usr",   "/bin",    "/sbin", "/lib", "/lib32",
-                                       "/lib64", "/libx32", "/etc",  "/opt", "/sys"};
 // Variables an agent inherits from arena's environment; the rest is not its business.
 constexpr const char* kPassedEnv[] = {"LANG",      "LC_ALL",       "LC_CTYPE",      "TZ",
                                       "JAVA_HOME", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"};
-constexpr const char* kAgentPath = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
 
 std::size_t slot(Protection p) {
   return static_cast<std::size_t>(p);
@@ -154,17 +149,6 @@ SandboxSupport probe(AgentChannel channel) {
     }
   }
   return s;
-}
-
-bool is_within(const fs::path& inner, const fs::path& outer) {
-  const auto rel = inner.lexically_relative(outer);
-  return !rel.empty() && *rel.begin() != "..";
-}
-
-fs::path absolute_clean(const fs::path& p) {
-  std::error_code ec;
-  fs::path out = fs::weakly_canonical(fs::absolute(p), ec);
-  return ec ? fs::absolute(p).lexically_normal() : out;
 }
 
 std::string megabytes(std::uint64_t bytes) {
@@ -391,9 +375,9 @@ std::pair<AgentJailSpec, AgentJailSpec> read_bot_jails(const fs::path& file) {
 AgentJail::AgentJail(const SandboxPlan& plan, AgentJailSpec spec)
     : plan_(plan), spec_(std::move(spec)) {
   if (spec_.own_dir.empty()) spec_.own_dir = fs::current_path();
-  spec_.own_dir = absolute_clean(spec_.own_dir);
-  for (auto& p : spec_.readable) p = absolute_clean(p);
-  for (auto& p : spec_.hidden) p = absolute_clean(p);
+  spec_.own_dir = resolved_path(spec_.own_dir);
+  for (auto& p : spec_.readable) p = resolved_path(p);
+  for (auto& p : spec_.hidden) p = resolved_path(p);
   std::string label;
   for (char c : spec_.label)
     if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') label += c;
@@ -441,35 +425,31 @@ AgentJail::Exec AgentJail::exec(const std::string& command,
       }
     }
     e.argv.insert(e.argv.end(), {"--proc", "/proc", "--dev", "/dev"});
-    // The agent's folder and what it may read, then the hidden paths over whatever shows them.
-    std::vector<fs::path> shown = {spec_.own_dir};
-    for (const auto& r : spec_.readable) shown.push_back(r);
     // Its private writable folders first, so that its own folder may lie below one of them.
     e.argv.insert(e.argv.end(), {"--perms", "0755", "--dir", "/var", "--perms", "0755", "--dir",
                                  fs::path(kScratchDir).parent_path().string()});
-    const std::vector<fs::path> writable = {"/tmp", "/var/tmp", kScratchDir};
-    for (const auto& dir : writable)
-      e.argv.insert(e.argv.end(), {"--perms", "1777", "--tmpfs", dir.string()});
+    for (const char* dir : kPrivateDirs)
+      e.argv.insert(e.argv.end(), {"--perms", "1777", "--tmpfs", dir});
+    // Its folder, what it may read and what its command names; then the hidden places over
+    // whatever shows them.
+    const AgentView view = agent_view(spec_, command);
     // bwrap makes missing parent folders private to root: the agent's user must pass through.
     std::vector<fs::path> parents;
-    for (const auto& p : shown)
-      for (fs::path a = p.parent_path(); a != a.root_path() && !a.empty(); a = a.parent_path())
+    for (const auto& m : view.mounts)
+      for (fs::path a = m.target.parent_path(); a != a.root_path() && !a.empty();
+           a = a.parent_path())
         parents.push_back(a);
     std::sort(parents.begin(), parents.end());  // every parent before its children
     parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
     for (const auto& dir : parents) {
-      bool mounted = std::find(writable.begin(), writable.end(), dir) != writable.end();
-      for (const char* system : kSystemDirs)
-        mounted = mounted || dir == system || is_within(dir, system);
+      bool mounted = false;
+      for (const char* p : kPrivateDirs) mounted = mounted || dir == p;
+      for (const char* system : kSystemDirs) mounted = mounted || path_within(dir, system);
       if (!mounted) e.argv.insert(e.argv.end(), {"--perms", "0755", "--dir", dir.string()});
     }
-    for (const auto& p : shown) e.argv.insert(e.argv.end(), {"--ro-bind", p.string(), p.string()});
-    for (const auto& h : spec_.hidden) {
-      bool visible = false;
-      for (const auto& p : shown) visible = visible || h == p || is_within(h, p);
-      for (const char* dir : kSystemDirs) visible = visible || is_within(h, dir);
-      if (visible && fs::exists(h)) e.argv.insert(e.argv.end(), {"--tmpfs", h.string()});
-    }
+    for (const auto& m : view.mounts)
+      e.argv.insert(e.argv.end(), {"--ro-bind", m.source.string(), m.target.string()});
+    for (const auto& cover : view.covers) e.argv.insert(e.argv.end(), {"--tmpfs", cover.string()});
     e.argv.insert(e.argv.end(), {"--chdir", spec_.own_dir.string(), "--clearenv"});
     for (const auto& kv : env) {
       const auto eq = kv.find('=');

@@ -70,5 +70,7 @@ std::string soccer_winner_line(int winner);
 constexpr int soccer_exit_status(int winner) {
   return 61 + winner;
 }
+// The exit status when a bot's command cannot start (found before the game; nobody won).
+inline constexpr int kSoccerBotCannotStart = 2;
 
 }  // namespace arena

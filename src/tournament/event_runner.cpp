@@ -16,6 +16,7 @@
 #include "games/registry.hpp"
 #include "referee/cgroup.hpp"
 #include "referee/record.hpp"
+#include "tournament/agent_check.hpp"
 #include "tournament/journal.hpp"
 #include "tournament/match_runner.hpp"
 #include "tournament/report.hpp"
@@ -398,6 +399,7 @@ int start_event(const std::filesystem::path& dir, EventSettings settings, const 
                 std::ostream& out, std::ostream& progress) {
   finalize_participants(settings.participants);
   validate(settings);
+  check_agents_can_start(settings, dir, options.arena_binary);  // before the event folder exists
   Journal journal = Journal::create(dir, settings);
   write_schedule(dir, settings);
   Event event(dir, settings, std::move(journal), {}, options, out, progress);
@@ -408,6 +410,7 @@ int play_event(const std::filesystem::path& dir, const RunOptions& options, std:
                std::ostream& progress) {
   EventJournals all = read_event_journals(dir);
   validate(all.settings);
+  check_agents_can_start(all.settings, dir, options.arena_binary);
   if (options.shard) {
     Journal journal = Journal::open_shard(dir, *options.shard);
     // Read again now that this shard holds its journal: nothing was added in between.
