@@ -31,10 +31,12 @@ int main(int argc, char** argv) {
   arena::cli::add_match(app, exit_code);
   arena::cli::add_engine(app, exit_code);
   arena::cli::add_endgames(app, exit_code);
+  arena::cli::add_handin(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end well; any other mistake on the command line is bad usage: 2.
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;

@@ -347,9 +347,11 @@ nlohmann::json to_json(const AgentJailSpec& s) {
     for (const auto& p : v) a.push_back(p.string());
     return a;
   };
-  return {{"limits", to_json(s.limits)},   {"cpus", s.cpus},
-          {"own_dir", s.own_dir.string()}, {"readable", paths(s.readable)},
-          {"hidden", paths(s.hidden)},     {"label", s.label}};
+  nlohmann::json j = {{"limits", to_json(s.limits)},   {"cpus", s.cpus},
+                      {"own_dir", s.own_dir.string()}, {"readable", paths(s.readable)},
+                      {"hidden", paths(s.hidden)},     {"label", s.label}};
+  if (!s.writable.empty()) j["writable"] = paths(s.writable);
+  return j;
 }
 
 AgentJailSpec agent_jail_spec_from_json(const nlohmann::json& j) {
@@ -359,6 +361,7 @@ AgentJailSpec agent_jail_spec_from_json(const nlohmann::json& j) {
   s.own_dir = j.value("own_dir", std::string{});
   for (const auto& p : j.value("readable", std::vector<std::string>{})) s.readable.emplace_back(p);
   for (const auto& p : j.value("hidden", std::vector<std::string>{})) s.hidden.emplace_back(p);
+  for (const auto& p : j.value("writable", std::vector<std::string>{})) s.writable.emplace_back(p);
   s.label = j.value("label", std::string("agent"));
   return s;
 }
@@ -394,6 +397,7 @@ AgentJail::AgentJail(const SandboxPlan& plan, AgentJailSpec spec)
   spec_.own_dir = absolute_clean(spec_.own_dir);
   for (auto& p : spec_.readable) p = absolute_clean(p);
   for (auto& p : spec_.hidden) p = absolute_clean(p);
+  for (auto& p : spec_.writable) p = absolute_clean(p);
   std::string label;
   for (char c : spec_.label)
     if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') label += c;
@@ -444,6 +448,7 @@ AgentJail::Exec AgentJail::exec(const std::string& command,
     // The agent's folder and what it may read, then the hidden paths over whatever shows them.
     std::vector<fs::path> shown = {spec_.own_dir};
     for (const auto& r : spec_.readable) shown.push_back(r);
+    for (const auto& w : spec_.writable) shown.push_back(w);
     // Its private writable folders first, so that its own folder may lie below one of them.
     e.argv.insert(e.argv.end(), {"--perms", "0755", "--dir", "/var", "--perms", "0755", "--dir",
                                  fs::path(kScratchDir).parent_path().string()});
@@ -464,6 +469,9 @@ AgentJail::Exec AgentJail::exec(const std::string& command,
       if (!mounted) e.argv.insert(e.argv.end(), {"--perms", "0755", "--dir", dir.string()});
     }
     for (const auto& p : shown) e.argv.insert(e.argv.end(), {"--ro-bind", p.string(), p.string()});
+    // Mounted again over its read-only view: the later mount is the one the agent sees.
+    for (const auto& w : spec_.writable)
+      e.argv.insert(e.argv.end(), {"--bind", w.string(), w.string()});
     for (const auto& h : spec_.hidden) {
       bool visible = false;
       for (const auto& p : shown) visible = visible || h == p || is_within(h, p);
