@@ -50,10 +50,8 @@ class Report {
     if (!quiet_) fmt::print("{}", text);
   }
   void game(const SmokeGame& g) { games_.push_back(g.to_json()); }
-  void set_run(std::string how, std::string run) {
-    how_ = std::move(how);
-    run_ = std::move(run);
-  }
+  void set_how(std::string how) { how_ = std::move(how); }
+  void set_run(std::string run) { run_ = std::move(run); }
 
   int finish(const fs::path& out, bool accepted, const std::string& reason) {
     const std::string line = (accepted ? "accepted: " : "rejected: ") + reason;
@@ -123,9 +121,10 @@ int check(const CheckOptions& o) {
     return report.finish(out, false, unpacked.message());
   }
   const fs::path root = unpacked.root;
-  report.stage("unpack", true,
-               fmt::format("{}, {} files, {} bytes, in {}", handin::input_kind_name(unpacked.kind),
-                           unpacked.files, unpacked.bytes, root.string()));
+  report.stage(
+      "unpack", true,
+      fmt::format("{}, {} file(s), {} bytes, in {}", handin::input_kind_name(unpacked.kind),
+                  unpacked.files, unpacked.bytes, root.string()));
 
   const auto recipe = handin::find_recipe(game.name, root);
   if (!recipe) {
@@ -133,6 +132,7 @@ int check(const CheckOptions& o) {
     return report.finish(out, false, recipe.error);
   }
   report.stage("recipe", true, recipe.value->how);
+  report.set_how(recipe.value->how);
 
   // The Makefile is read before anything runs: a forbidden flag needs no build to be seen.
   if (!o.forbid_flags.empty())
@@ -144,7 +144,7 @@ int check(const CheckOptions& o) {
         return report.finish(out, false, why);
       }
 
-  double build_seconds = 0;
+  std::string build_note = "no build";
   if (recipe.value->build) {
     BuildLimits limits;
     limits.timeout = std::chrono::seconds(o.build_timeout_s);
@@ -153,7 +153,7 @@ int check(const CheckOptions& o) {
     limits.log_bytes = static_cast<std::uint64_t>(o.log_limit_mb * kMiB);
     const fs::path log = out / "build.log";
     const BuildOutcome built = run_build(*recipe.value->build, root, log, limits, o.sandbox);
-    build_seconds = built.seconds;
+    build_note = fmt::format("build {:.1f} s", built.seconds);
     if (!built.ok) {
       report.stage("build", false,
                    fmt::format("{} after {:.1f} s; the log's end ({}):", built.failure,
@@ -180,7 +180,7 @@ int check(const CheckOptions& o) {
     return report.finish(out, false, run.error);
   }
   report.stage("run", true, *run.value);
-  report.set_run(recipe.value->how, *run.value);
+  report.set_run(*run.value);
 
   SmokeOptions smoke;
   smoke.command = *run.value;
@@ -204,8 +204,7 @@ int check(const CheckOptions& o) {
     report.stage(stage, true, g.summary(), g.seconds);
     games += "; " + g.summary();
   }
-  return report.finish(out, true,
-                       fmt::format("{} (build {:.1f} s{})", *run.value, build_seconds, games));
+  return report.finish(out, true, fmt::format("{} ({}{})", *run.value, build_note, games));
 }
 
 }  // namespace
