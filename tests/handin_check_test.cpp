@@ -313,6 +313,32 @@ TEST(HandinCheck, ZipSlipIsRejected) {
   EXPECT_FALSE(fs::exists(tmp.path().parent_path() / "evil.sh"));
 }
 
+// A Fission hand-in whose arena.json runs arena's own client: the line protocol's smoke games,
+// and the report as one JSON object.
+TEST(HandinCheck, FissionManifestWithJsonReport) {
+  TempDir tmp;
+  const fs::path dir = tmp.path() / "carol";
+  fs::create_directories(dir);
+  std::ofstream(dir / "arena.json")
+      << nlohmann::json{{"run", std::string(ARENA_BINARY) +
+                                    " connect fission {host} {port} --player random "
+                                    "--moves-per-player 10 --move-time {move_ms}"}}
+             .dump();
+  const fs::path out = tmp.path() / "check";
+  const Verdict v =
+      check({"fission", dir.string(), "--out", out.string(), "--move-time", "500", "--json"});
+  ASSERT_EQ(v.exit, 0) << v.out << v.err;
+  const auto j = nlohmann::json::parse(v.out);
+  EXPECT_EQ(j["verdict"], "accepted") << j;
+  EXPECT_EQ(j["how"], "arena.json");
+  ASSERT_EQ(j["games"].size(), 2u);
+  for (const auto& g : j["games"]) {
+    EXPECT_FALSE(g["fault"].get<bool>()) << g;
+    EXPECT_LE(g["plies"].get<int>(), 20) << g;  // ten moves each at most
+  }
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(out / "verdict.json")), j);
+}
+
 TEST(HandinCheck, BadUsageExitsTwo) {
   const Verdict v = check({"nosuchgame", "/nonexistent"});
   EXPECT_EQ(v.exit, 2) << v.out << v.err;
