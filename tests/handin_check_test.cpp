@@ -281,6 +281,20 @@ TEST(HandinCheck, EndlessBuildIsStoppedAtItsTimeout) {
   EXPECT_FALSE(process_with("sleep 4712"));
 }
 
+TEST(HandinCheck, BuildOverItsMemoryIsRejected) {
+  TempDir tmp;
+  const fs::path zip =
+      zip_of(tmp.path(), {{"Makefile",
+                           "build:\n\tpython3 -c 'b = bytearray(300 << 20); print(len(b))'\n"
+                           "clean:\n\trm -f bot\n"}});
+  const Verdict v = check({"soccer", zip.string(), "--out", (tmp.path() / "check").string(),
+                           "--build-memory", "64", "--sandbox", "required"});
+  if (v.exit == 2 && v.err.find("sandbox") != std::string::npos)
+    GTEST_SKIP() << "no memory limit on this machine: " << v.err;
+  EXPECT_EQ(v.exit, 1) << v.out << v.err;
+  EXPECT_EQ(v.last_line, "rejected: the build broke its memory limit") << v.out;
+}
+
 TEST(HandinCheck, ForbiddenFlagIsRejectedByName) {
   TempDir tmp;
   const fs::path zip = zip_of(tmp.path(), {{"bot.cpp", kSoccerBot},

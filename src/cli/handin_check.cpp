@@ -37,9 +37,11 @@ struct CheckOptions {
 class Report {
  public:
   explicit Report(bool quiet) : quiet_(quiet) {}
-  void stage(const std::string& name, bool ok, const std::string& detail, double seconds = -1) {
+  void stage(const std::string& name, bool ok, const std::string& detail, double seconds = -1,
+             const std::string& status = "") {
     nlohmann::json s = {{"stage", name}, {"ok", ok}, {"detail", detail}};
     if (seconds >= 0) s["seconds"] = seconds;
+    if (!status.empty()) s["status"] = status;
     stages_.push_back(std::move(s));
     if (!quiet_) fmt::print("{:<8} {}\n", name + ":", detail);
   }
@@ -157,14 +159,15 @@ int check(const CheckOptions& o) {
     if (!built.ok) {
       report.stage("build", false,
                    fmt::format("{} after {:.1f} s; the log's end ({}):", built.failure,
-                               built.seconds, log.string()));
+                               built.seconds, log.string()),
+                   built.seconds, built.status);
       report.quote(last_lines(log, 20));
       return report.finish(out, false, built.failure);
     }
     report.stage("build", true,
                  fmt::format("{} in {:.1f} s (log {})", build_words(*recipe.value->build),
                              built.seconds, log.string()),
-                 built.seconds);
+                 built.seconds, built.status);
     if (!o.forbid_flags.empty())
       if (auto f = find_forbidden_flag(log, o.forbid_flags, true)) {
         const std::string why =
