@@ -119,8 +119,12 @@ int check(const CheckOptions& o) {
 
   handin::UnpackResult unpacked = handin::unpack(o.input, dest);
   if (!unpacked.ok) {
+    // The verdict says "rejected" already: the reason and the entry, without "refused:".
+    const std::string why = unpacked.entry.empty()
+                                ? unpacked.reason
+                                : fmt::format("{}: '{}'", unpacked.reason, unpacked.entry);
     report.stage("unpack", false, unpacked.message());
-    return report.finish(out, false, unpacked.message());
+    return report.finish(out, false, why);
   }
   const fs::path root = unpacked.root;
   report.stage(
