@@ -4,12 +4,11 @@
 #include <fmt/format.h>
 
 #include <ctime>
-#include <fstream>
-#include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/handin_build.hpp"
 #include "cli/handin_flags.hpp"
+#include "cli/handin_report.hpp"
 #include "cli/handin_smoke.hpp"
 #include "handin/convention.hpp"
 #include "handin/unpack.hpp"
@@ -31,56 +30,6 @@ struct CheckOptions {
   int build_processes = 256;
   double log_limit_mb = 4;
   std::string forbid_flags;
-};
-
-// The stages as they pass: printed at once (unless --json), and kept for verdict.json.
-class Report {
- public:
-  explicit Report(bool quiet) : quiet_(quiet) {}
-  void stage(const std::string& name, bool ok, const std::string& detail, double seconds = -1,
-             const std::string& status = "") {
-    nlohmann::json s = {{"stage", name}, {"ok", ok}, {"detail", detail}};
-    if (seconds >= 0) s["seconds"] = seconds;
-    if (!status.empty()) s["status"] = status;
-    stages_.push_back(std::move(s));
-    if (!quiet_) fmt::print("{:<8} {}\n", name + ":", detail);
-  }
-  // Lines quoted after a stage (a log's tail), kept with the verdict.
-  void quote(const std::string& text) {
-    if (text.empty()) return;
-    quoted_ += text;
-    if (!quiet_) fmt::print("{}", text);
-  }
-  void game(const SmokeGame& g) { games_.push_back(g.to_json()); }
-  void set_how(std::string how) { how_ = std::move(how); }
-  void set_run(std::string run) { run_ = std::move(run); }
-
-  int finish(const fs::path& out, bool accepted, const std::string& reason) {
-    const std::string line = (accepted ? "accepted: " : "rejected: ") + reason;
-    nlohmann::json v = {{"verdict", accepted ? "accepted" : "rejected"},
-                        {"reason", reason},
-                        {"line", line},
-                        {"how", how_},
-                        {"run", run_},
-                        {"stages", stages_},
-                        {"games", games_},
-                        {"out", out.string()}};
-    if (!quoted_.empty()) v["quoted"] = quoted_;
-    std::ofstream(out / "verdict.json") << v.dump(2) << "\n";
-    if (quiet_) {
-      fmt::print("{}\n", v.dump());
-    } else {
-      fmt::print("{}\n", line);
-    }
-    std::fflush(stdout);
-    return accepted ? 0 : 1;
-  }
-
- private:
-  bool quiet_;
-  nlohmann::json stages_ = nlohmann::json::array();
-  nlohmann::json games_ = nlohmann::json::array();
-  std::string quoted_, how_, run_;
 };
 
 // handin-<name>-<YYYYmmdd-HHMMSS> in the working directory: "alice.tar.gz" gives "alice".
@@ -115,7 +64,7 @@ int check(const CheckOptions& o) {
     return 2;
   }
   fs::create_directories(out);
-  Report report(o.json);
+  HandinReport report(o.json);
 
   handin::UnpackResult unpacked = handin::unpack(o.input, dest);
   if (!unpacked.ok) {
