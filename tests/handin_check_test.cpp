@@ -124,6 +124,7 @@ constexpr const char* kSoccerBot = R"CPP(
 
 struct Verdict {
   int exit = -1;
+  pid_t pid = -1;
   std::string out, err, last_line;
 };
 
@@ -132,6 +133,7 @@ Verdict check(const std::vector<std::string>& args, std::chrono::seconds timeout
   argv.insert(argv.end(), args.begin(), args.end());
   Process p(argv);
   Verdict v;
+  v.pid = p.pid();
   v.exit = p.wait(timeout).value_or(-1);
   v.out = p.out();
   v.err = p.err();
@@ -279,6 +281,15 @@ TEST(HandinCheck, EndlessBuildIsStoppedAtItsTimeout) {
   EXPECT_EQ(v.last_line, "rejected: the build took longer than 3 s") << v.out;
   EXPECT_FALSE(process_with("sleep 4711"));
   EXPECT_FALSE(process_with("sleep 4712"));
+  // Nor a cgroup of its (arena-<pid>, in any controller's hierarchy).
+  const std::string cgroup = "arena-" + std::to_string(v.pid);
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator("/sys/fs/cgroup", ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it.depth() > 4) it.disable_recursion_pending();
+    if (it->is_directory(ec) && it->path().filename().string().rfind(cgroup, 0) == 0)
+      ADD_FAILURE() << "left behind: " << it->path();
+  }
 }
 
 TEST(HandinCheck, BuildOverItsMemoryIsRejected) {
