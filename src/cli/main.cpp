@@ -35,8 +35,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help and --version end well; any other mistake on the command line is bad usage: 2.
-    return app.exit(e) == 0 ? 0 : 2;
+    const int code = app.exit(e);
+    // `arena handin check` keeps 1 for a rejected hand-in: a bad command line is 2 there.
+    if (code != 0 && app.got_subcommand("handin")) return 2;
+    return code;
   } catch (const std::exception& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
