@@ -380,3 +380,46 @@ TEST(TournamentRunners, ClearErrors) {
 
 }  // namespace
 }  // namespace arena
+
+namespace arena {
+namespace {
+
+// A command with placeholders is expanded and run as it says, with nothing appended: the built-in
+// agents' own command lines, written as templates, play every game to its end by the rules.
+TEST(TournamentRunners, CommandTemplatesPlayEachProtocol) {
+  TempDir tmp;
+  const std::string arena = ARENA_BINARY;
+  const std::map<std::string, std::string> templated = {
+      {"fission", arena + " connect fission {host} {port} --player random --moves-per-player 10"},
+      {"morris", arena + " mulino {side} --host {host} --white-port {white_port} --black-port "
+                         "{black_port} --player random --move-time {move_ms}"},
+      {"soccer", arena + " soccer-bot --player random --seed {seed} --move-time {move_ms}"},
+  };
+  for (const auto& [game, command] : templated) {
+    const auto dir = tmp.path() / game;
+    std::vector<std::string> argv = {ARENA_BINARY,
+                                     "tournament",
+                                     game,
+                                     "-a",
+                                     "rnd: random",
+                                     "-a",
+                                     "tpl: command " + command,
+                                     "--move-time",
+                                     "500",
+                                     "-j",
+                                     "1",
+                                     "-o",
+                                     dir.string()};
+    if (game == "fission") argv.insert(argv.end(), {"--moves-per-player", "10"});
+    Process p(argv);
+    ASSERT_EQ(p.wait(120s), 0) << game << p.out() << p.err();
+    const auto results = read_json(dir / "results.json");
+    EXPECT_EQ(results["games_played"], 2) << game;
+    for (const auto& g : results["games"])
+      EXPECT_TRUE(g["end"] == "win" || g["end"] == "draw") << game << g << p.out();
+  }
+  expect_no_process_left(tmp.path());
+}
+
+}  // namespace
+}  // namespace arena

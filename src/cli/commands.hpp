@@ -44,6 +44,8 @@ void add_match(CLI::App& app, int& exit_code);
 void add_engine(CLI::App& app, int& exit_code);
 // `arena endgames build|check morris` (endgames.cpp).
 void add_endgames(CLI::App& app, int& exit_code);
+// `arena handin check GAME PATH` (handin_check.cpp).
+void add_handin(CLI::App& app, int& exit_code);
 
 // The game argument every game command takes, checked against the registry.
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);

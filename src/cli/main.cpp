@@ -31,10 +31,14 @@ int main(int argc, char** argv) {
   arena::cli::add_match(app, exit_code);
   arena::cli::add_engine(app, exit_code);
   arena::cli::add_endgames(app, exit_code);
+  arena::cli::add_handin(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int code = app.exit(e);
+    // `arena handin check` keeps 1 for a rejected hand-in: a bad command line is 2 there.
+    if (code != 0 && app.got_subcommand("handin")) return 2;
+    return code;
   } catch (const std::exception& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;

@@ -331,9 +331,11 @@ nlohmann::json to_json(const AgentJailSpec& s) {
     for (const auto& p : v) a.push_back(p.string());
     return a;
   };
-  return {{"limits", to_json(s.limits)},   {"cpus", s.cpus},
-          {"own_dir", s.own_dir.string()}, {"readable", paths(s.readable)},
-          {"hidden", paths(s.hidden)},     {"label", s.label}};
+  nlohmann::json j = {{"limits", to_json(s.limits)},   {"cpus", s.cpus},
+                      {"own_dir", s.own_dir.string()}, {"readable", paths(s.readable)},
+                      {"hidden", paths(s.hidden)},     {"label", s.label}};
+  if (!s.writable.empty()) j["writable"] = paths(s.writable);
+  return j;
 }
 
 AgentJailSpec agent_jail_spec_from_json(const nlohmann::json& j) {
@@ -343,6 +345,7 @@ AgentJailSpec agent_jail_spec_from_json(const nlohmann::json& j) {
   s.own_dir = j.value("own_dir", std::string{});
   for (const auto& p : j.value("readable", std::vector<std::string>{})) s.readable.emplace_back(p);
   for (const auto& p : j.value("hidden", std::vector<std::string>{})) s.hidden.emplace_back(p);
+  for (const auto& p : j.value("writable", std::vector<std::string>{})) s.writable.emplace_back(p);
   s.label = j.value("label", std::string("agent"));
   return s;
 }
@@ -378,6 +381,7 @@ AgentJail::AgentJail(const SandboxPlan& plan, AgentJailSpec spec)
   spec_.own_dir = resolved_path(spec_.own_dir);
   for (auto& p : spec_.readable) p = resolved_path(p);
   for (auto& p : spec_.hidden) p = resolved_path(p);
+  for (auto& p : spec_.writable) p = resolved_path(p);
   std::string label;
   for (char c : spec_.label)
     if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') label += c;
@@ -449,6 +453,10 @@ AgentJail::Exec AgentJail::exec(const std::string& command,
     }
     for (const auto& m : view.mounts)
       e.argv.insert(e.argv.end(), {"--ro-bind", m.source.string(), m.target.string()});
+    // Mounted again over its read-only view (a build's own folder): the later mount is the one
+    // the agent sees. Writable paths lie within its own folder, so their parents exist.
+    for (const auto& w : spec_.writable)
+      e.argv.insert(e.argv.end(), {"--bind", w.string(), w.string()});
     for (const auto& cover : view.covers) e.argv.insert(e.argv.end(), {"--tmpfs", cover.string()});
     e.argv.insert(e.argv.end(), {"--chdir", spec_.own_dir.string(), "--clearenv"});
     for (const auto& kv : env) {

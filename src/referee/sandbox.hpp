@@ -103,6 +103,7 @@ struct AgentJailSpec {
   std::filesystem::path own_dir;                // read-only, its working directory
   std::vector<std::filesystem::path> readable;  // more it may read (the arena binary)
   std::vector<std::filesystem::path> hidden;    // never visible (other agents, the event)
+  std::vector<std::filesystem::path> writable;  // it may write there (a hand-in's build)
   std::string label;                            // in the cgroup's name: "white", "p1"...
 };
 nlohmann::json to_json(const AgentJailSpec& s);

@@ -1,6 +1,7 @@
 #include "tournament/line_match_runner.hpp"
 
 #include "referee/course_server.hpp"
+#include "tournament/agent_command.hpp"
 #include "tournament/served_match.hpp"
 
 namespace arena::tournament {
@@ -20,10 +21,16 @@ class LineGame final : public ServedGame {
   }
   std::filesystem::path run_directory() const override { return server_.run_directory(); }
 
-  // An external agent gets the host and port appended; a built-in one is `arena connect`.
-  AgentLaunch agent(const Participant& p, Side, std::uint64_t seed) const override {
+  // An external agent gets the host and port appended (or put where its template says); a
+  // built-in one is `arena connect`.
+  AgentLaunch agent(const Participant& p, Side side, std::uint64_t seed) const override {
     const std::string port = std::to_string(port_);
-    if (p.kind == AgentKind::Command) return {p.command + " " + kAgentHost + " " + port, {}};
+    if (p.kind == AgentKind::Command) {
+      auto values = template_values(req_, side, seed);
+      values.port = values.white_port = values.black_port = port_;
+      if (auto command = expand_agent_command(p.command, values)) return {*command, {}};
+      return {p.command + " " + kAgentHost + " " + port, {}};
+    }
     std::vector<std::string> argv = {req_.arena_binary.string(), "connect",
                                      std::string(req_.game->name), kAgentHost, port};
     // The engine's model of the rules is the event's, not connect's default (the course's).

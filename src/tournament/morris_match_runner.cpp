@@ -6,6 +6,7 @@
 
 #include "games/morris/endgames.hpp"
 #include "referee/morris_server.hpp"
+#include "tournament/agent_command.hpp"
 #include "tournament/served_match.hpp"
 
 namespace arena::tournament {
@@ -34,9 +35,18 @@ class MorrisGame final : public ServedGame {
     const std::string white = std::to_string(ports_.first), black = std::to_string(ports_.second);
     const std::string colour(side_name(side));
     if (p.kind == AgentKind::Command) {
-      std::string command = p.command + " " + colour;
-      if (req_.settings->morris_ports == MorrisPorts::Args)
-        command += fmt::format(" --white-port {} --black-port {}", white, black);
+      auto values = template_values(req_, side, seed);
+      values.port = side == Side::White ? ports_.first : ports_.second;
+      values.white_port = ports_.first;
+      values.black_port = ports_.second;
+      std::string command;
+      if (auto expanded = expand_agent_command(p.command, values)) {
+        command = *expanded;  // its template says where everything goes
+      } else {
+        command = p.command + " " + colour;
+        if (req_.settings->morris_ports == MorrisPorts::Args)
+          command += fmt::format(" --white-port {} --black-port {}", white, black);
+      }
       return {command,
               {fmt::format("ARENA_HOST={}", kAgentHost), "ARENA_WHITE_PORT=" + white,
                "ARENA_BLACK_PORT=" + black}};

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "referee/child_process.hpp"
+#include "tournament/agent_command.hpp"
 #include "tournament/live_record.hpp"
 #include "tournament/served_match.hpp"
 
@@ -20,9 +21,11 @@ using std::chrono::milliseconds;
 // A referee stopped at the deadline gets this long to end its bots (it does on SIGTERM).
 constexpr milliseconds kStopGrace{1000};
 
-// The bot command of participant p.
-std::string bot_command(const MatchRequest& req, const Participant& p, std::uint64_t seed) {
-  if (p.kind == AgentKind::Command) return p.command;
+// The bot command of participant p, playing `side` (White: player 1, A).
+std::string bot_command(const MatchRequest& req, const Participant& p, Side side,
+                        std::uint64_t seed) {
+  if (p.kind == AgentKind::Command)
+    return expand_agent_command(p.command, template_values(req, side, seed)).value_or(p.command);
   if (p.kind == AgentKind::SoccerRef)
     return exec_command({req.arena_binary.string(), "soccer-ref", "silent", std::to_string(p.level),
                          std::to_string(seed)});
@@ -64,8 +67,9 @@ class SoccerMatchRunner final : public MatchRunner {
     }
 
     // Player 1 of the course referee moves first: White.
-    const std::string white = bot_command(req, *req.white, req.seed);
-    const std::string black = bot_command(req, *req.black, req.seed ^ 0x5851F42D4C957F2DULL);
+    const std::string white = bot_command(req, *req.white, Side::White, req.seed);
+    const std::string black =
+        bot_command(req, *req.black, Side::Black, req.seed ^ 0x5851F42D4C957F2DULL);
     const double cpu_s = req.move_time_ms / 1000.0;
     // The referee's stderr is its transcript: each bot's messages go to a file of its own.
     std::vector<std::string> argv = {

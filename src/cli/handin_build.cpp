@@ -1,0 +1,107 @@
+#include "cli/handin_build.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <deque>
+#include <fstream>
+#include <thread>
+
+#include "referee/child_process.hpp"
+#include "tournament/served_match.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// The sandbox's unprivileged user must own what the build writes into.
+void give_to_agent_user(const fs::path& root, const SandboxPlan& plan) {
+  if (!plan.uses(Protection::User) || !plan.machine.root) return;
+  const uid_t uid = plan.machine.agent_uid;
+  const gid_t gid = plan.machine.agent_gid;
+  if (::lchown(root.c_str(), uid, gid) != 0)
+    throw std::runtime_error("cannot give " + root.string() + " to the sandbox's user");
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it);
+       it.increment(ec))
+    if (::lchown(it->path().c_str(), uid, gid) != 0)
+      throw std::runtime_error("cannot give " + it->path().string() + " to the sandbox's user");
+}
+
+// "exited with status 2" -> 2; anything else (a signal) -> -1.
+int exit_code_of(const std::string& status) {
+  const std::string prefix = "exited with status ";
+  if (status.rfind(prefix, 0) != 0) return -1;
+  try {
+    return std::stoi(status.substr(prefix.size()));
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+}  // namespace
+
+BuildOutcome run_build(const std::vector<std::string>& argv, const fs::path& root,
+                       const fs::path& log, const BuildLimits& limits, SandboxMode mode) {
+  // No network at all: a build fetches nothing the hand-in does not hold.
+  const SandboxPlan plan = plan_sandbox(mode, AgentChannel::Pipes);
+  give_to_agent_user(root, plan);
+  DetachedChildOptions options{tournament::exec_command(argv), root, log, {}, limits.log_bytes};
+  if (plan.any()) {
+    AgentJailSpec spec;
+    spec.limits.memory_bytes = limits.memory_bytes;
+    spec.limits.max_processes = limits.max_processes;
+    spec.limits.log_bytes = limits.log_bytes;
+    spec.own_dir = root;
+    spec.writable = {root};
+    spec.label = "build";
+    options.jail = std::make_unique<AgentJail>(plan, std::move(spec));
+  }
+  BuildOutcome out;
+  const auto began = Clock::now();
+  const auto deadline = began + limits.timeout;
+  ChildProcess child(std::move(options));
+  bool late = false;
+  while (!child.ended()) {
+    if (Clock::now() >= deadline) {
+      late = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const auto breach = child.jail() ? child.jail()->breach() : std::nullopt;
+  // Whatever the build left running (a daemon, a forked loop) goes with it.
+  child.kill_group();
+  out.seconds = std::chrono::duration<double>(Clock::now() - began).count();
+  out.status = late ? "still running" : child.exit_description();
+  if (late) {
+    out.failure = fmt::format("the build took longer than {} s", limits.timeout.count());
+  } else if (breach && breach->reason == "memory-limit") {
+    out.failure = "the build broke its memory limit";
+  } else if (breach) {
+    out.failure = "the build broke its process limit";
+  } else if (out.status != "exited with status 0") {
+    const int code = exit_code_of(out.status);
+    out.failure = code >= 0 ? fmt::format("the build failed (exit {})", code)
+                            : fmt::format("the build failed ({})", out.status);
+  }
+  out.ok = out.failure.empty();
+  return out;
+}
+
+std::string last_lines(const fs::path& file, std::size_t n) {
+  std::ifstream in(file);
+  std::deque<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    lines.push_back(line);
+    if (lines.size() > n) lines.pop_front();
+  }
+  std::string out;
+  for (const auto& l : lines) out += "  | " + l + "\n";
+  return out;
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,373 @@
+// `arena handin check` end to end, with real hand-ins: a C++ Paper Soccer bot built by its
+// Makefile, a Java Morris agent in a jar, and the ways a hand-in is rejected (no Main-Class, a
+// failing build, a build that never ends, a forbidden flag, a path leaving the folder).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/java_tools.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+#include "support/test_archive.hpp"
+
+namespace arena {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using testing::ArchiveFormat;
+using testing::Process;
+using testing::TempDir;
+using testing::TestArchive;
+
+// A Paper Soccer bot that plays a legal turn: a search for steps that end on a fresh point (or in
+// the opponent's goal), with the field as docs/soccer.md draws it, in the bot's own frame.
+constexpr const char* kSoccerBot = R"CPP(
+#include <cstdlib>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+  using P = std::pair<int, int>;
+  const int DX[8] = {0, 1, 1, 1, 0, -1, -1, -1}, DY[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+  std::set<std::pair<P, P>> used;
+  std::set<P> touched;
+  P ball{0, 0};
+  std::vector<int> fallback;
+  long budget = 0;
+  bool inside(P p) {
+    return (std::abs(p.first) <= 4 && std::abs(p.second) <= 5) ||
+           (std::abs(p.second) == 6 && std::abs(p.first) <= 1);
+  }
+  bool border(P p) {
+    return std::abs(p.first) == 4 || (std::abs(p.second) == 5 && std::abs(p.first) >= 1);
+  }
+  std::pair<P, P> seg(P a, P b) {
+    return a < b ? std::make_pair(a, b) : std::make_pair(b, a);
+  }
+  bool closed(P a, P b) {
+    if (border(a) && border(b) && (a.first == b.first || a.second == b.second)) return true;
+    const int ya = std::abs(a.second), yb = std::abs(b.second);
+    if ((ya == 6 || yb == 6) && a.first == b.first && std::abs(a.first) == 1) return true;
+    if ((ya == 6 && std::abs(b.first) == 2) || (yb == 6 && std::abs(a.first) == 2)) return true;
+    return false;
+  }
+  bool step_ok(P a, int d) {
+    const P b{a.first + DX[d], a.second + DY[d]};
+    return inside(b) && !closed(a, b) && !used.count(seg(a, b));
+  }
+  bool search(P a, std::vector<int>& path) {
+    if (++budget > 200000) return false;
+    int start = std::rand() % 8;
+    for (int k = 0; k < 8; ++k) {
+      const int d = (start + k) % 8;
+      if (!step_ok(a, d)) continue;
+      const P b{a.first + DX[d], a.second + DY[d]};
+      path.push_back(d);
+      used.insert(seg(a, b));
+      bool done = false;
+      if (b.second == 6)
+        done = true;
+      else if (b.second == -6) {
+        if (fallback.empty()) fallback = path;
+      } else if (!touched.count(b))
+        done = true;
+      else
+        done = search(b, path);
+      used.erase(seg(a, b));
+      if (done) return true;
+      path.pop_back();
+    }
+    if (fallback.empty()) fallback = path;  // stuck here: the rules end the turn
+    return false;
+  }
+  void apply(int d) {
+    const P b{ball.first + DX[d], ball.second + DY[d]};
+    used.insert(seg(ball, b));
+    ball = b;
+    touched.insert(b);
+  }
+  int main() {
+    touched.insert({0, 0});
+    for (int x = -4; x <= 4; ++x)
+      for (int y = -5; y <= 5; ++y)
+        if (border({x, y})) touched.insert({x, y});
+    for (int x : {-1, 1})
+      for (int y : {-6, 6}) touched.insert({x, y});
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      if (line == "F") return 0;
+      if (line[0] == 'M') {
+        std::istringstream in(line.substr(1));
+        int n = 0, d = 0;
+        in >> n;
+        for (int i = 0; i < n && in >> d; ++i) apply(d);
+      }
+      std::vector<int> path;
+      fallback.clear();
+      budget = 0;
+      if (!search(ball, path)) path = fallback;
+      std::cout << "M " << path.size();
+      for (int d : path) std::cout << ' ' << d;
+      std::cout << std::endl;
+      for (int d : path) apply(d);
+    }
+  }
+)CPP";
+
+struct Verdict {
+  int exit = -1;
+  pid_t pid = -1;
+  std::string out, err, last_line;
+};
+
+Verdict check(const std::vector<std::string>& args, std::chrono::seconds timeout = 60s) {
+  std::vector<std::string> argv = {ARENA_BINARY, "handin", "check"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Process p(argv);
+  Verdict v;
+  v.pid = p.pid();
+  v.exit = p.wait(timeout).value_or(-1);
+  v.out = p.out();
+  v.err = p.err();
+  std::string trimmed = v.out;
+  while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
+  v.last_line =
+      trimmed.substr(trimmed.rfind('\n') == std::string::npos ? 0 : trimmed.rfind('\n') + 1);
+  return v;
+}
+
+// A zip of one folder, "student/", with these files.
+fs::path zip_of(const fs::path& dir,
+                const std::vector<std::pair<std::string, std::string>>& files) {
+  const fs::path zip = dir / "student.zip";
+  TestArchive a(zip, ArchiveFormat::Zip);
+  a.folder("student/");
+  for (const auto& [name, content] : files) a.file("student/" + name, content);
+  a.close();
+  return zip;
+}
+
+// Whether any process still runs with these words in its command line.
+bool process_with(const std::string& marker) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "cmdline");
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (char& c : cmd)
+      if (c == '\0') c = ' ';
+    if (cmd.find(marker) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(HandinCheck, CppSoccerBotWithMakefileIsAccepted) {
+  TempDir tmp;
+  const fs::path zip = zip_of(tmp.path(), {{"bot.cpp", kSoccerBot},
+                                           {"Makefile",
+                                            "build:\n\tg++ -std=c++17 -o bot bot.cpp\n"
+                                            "clean:\n\trm -f bot\n"}});
+  const fs::path out = tmp.path() / "check";
+  const Verdict v =
+      check({"soccer", zip.string(), "--out", out.string(), "--move-time", "1000"}, 90s);
+  ASSERT_EQ(v.exit, 0) << v.out << v.err;
+  EXPECT_EQ(v.last_line.rfind("accepted: ./bot", 0), 0u) << v.out;
+  EXPECT_NE(v.out.find("build:"), std::string::npos) << v.out;
+  const auto verdict = nlohmann::json::parse(std::ifstream(out / "verdict.json"));
+  EXPECT_EQ(verdict["verdict"], "accepted");
+  ASSERT_EQ(verdict["games"].size(), 2u);
+  for (const auto& g : verdict["games"]) {
+    EXPECT_FALSE(g["fault"].get<bool>()) << g;
+    EXPECT_TRUE(fs::exists(g["record"].get<std::string>())) << g;
+  }
+  EXPECT_TRUE(fs::exists(out / "build.log"));
+  EXPECT_TRUE(fs::exists(out / "agent" / "student" / "bot"));
+}
+
+class HandinCheckJava : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const std::string javac = testing::find_java_tool("javac");
+    jar_ = testing::find_java_tool("jar");
+    if (javac.empty() || jar_.empty()) return;
+    classes_ = new TempDir;
+    std::vector<std::string> compile = {javac, "-d", classes_->path().string()};
+    for (const auto& e : fs::recursive_directory_iterator(ARENA_TEST_JAVA))
+      if (e.path().extension() == ".java" && e.path().filename() != "MulinoWireCheck.java" &&
+          e.path().filename() != "SloppyMulinoAgent.java")
+        compile.push_back(e.path().string());
+    Process run(compile);
+    compiled_ = run.wait(180s) == 0;
+    if (!compiled_) error_ = run.err();
+  }
+  static void TearDownTestSuite() {
+    delete classes_;
+    classes_ = nullptr;
+  }
+  void SetUp() override {
+    if (jar_.empty()) GTEST_SKIP() << "no JDK found: bash scripts/setup.sh installs it";
+    ASSERT_TRUE(compiled_) << error_;
+  }
+  // The classes in a jar; with a Main-Class when `main` is given.
+  static fs::path make_jar(const fs::path& dir, const std::string& main) {
+    const fs::path jar = dir / "agent.jar";
+    std::vector<std::string> argv = {jar_, main.empty() ? "cf" : "cfe", jar.string()};
+    if (!main.empty()) argv.push_back(main);
+    argv.insert(argv.end(), {"-C", classes_->path().string(), "."});
+    Process p(argv);
+    EXPECT_EQ(p.wait(60s), 0) << p.err();
+    return jar;
+  }
+
+  static inline std::string jar_;
+  static inline TempDir* classes_ = nullptr;
+  static inline bool compiled_ = false;
+  static inline std::string error_;
+};
+
+TEST_F(HandinCheckJava, MorrisJarIsAccepted) {
+  TempDir tmp;
+  const fs::path jar = make_jar(tmp.path(), "RandomMulinoAgent");
+  const fs::path out = tmp.path() / "check";
+  const Verdict v =
+      check({"morris", jar.string(), "--out", out.string(), "--move-time", "1000"}, 120s);
+  ASSERT_EQ(v.exit, 0) << v.out << v.err;
+  EXPECT_EQ(v.last_line.rfind("accepted: java -jar", 0), 0u) << v.out;
+  const auto verdict = nlohmann::json::parse(std::ifstream(out / "verdict.json"));
+  ASSERT_EQ(verdict["games"].size(), 2u);
+  EXPECT_EQ(verdict["games"][0]["side"], "white");
+  EXPECT_EQ(verdict["games"][1]["side"], "black");
+}
+
+TEST_F(HandinCheckJava, JarWithoutMainClassIsRejected) {
+  TempDir tmp;
+  const fs::path jar = make_jar(tmp.path(), "");
+  const Verdict v = check({"morris", jar.string(), "--out", (tmp.path() / "check").string()});
+  EXPECT_EQ(v.exit, 1) << v.out << v.err;
+  EXPECT_EQ(v.last_line.rfind("rejected: ", 0), 0u) << v.out;
+  EXPECT_NE(v.last_line.find("Main-Class"), std::string::npos) << v.out;
+}
+
+TEST(HandinCheck, FailingBuildIsRejectedWithTheLogTail) {
+  TempDir tmp;
+  const fs::path zip = zip_of(tmp.path(), {{"bot.c", "int main( { return 0 }\n"},
+                                           {"Makefile",
+                                            "build:\n\tgcc -o bot bot.c\n"
+                                            "clean:\n\trm -f bot\n"}});
+  const Verdict v = check({"soccer", zip.string(), "--out", (tmp.path() / "check").string()});
+  EXPECT_EQ(v.exit, 1) << v.out << v.err;
+  EXPECT_EQ(v.last_line, "rejected: the build failed (exit 2)") << v.out;
+  EXPECT_NE(v.out.find("  | "), std::string::npos) << v.out;  // the log's tail
+  EXPECT_NE(v.out.find("bot.c"), std::string::npos) << v.out;
+}
+
+TEST(HandinCheck, EndlessBuildIsStoppedAtItsTimeout) {
+  TempDir tmp;
+  // Two sleeps with numbers nothing else uses, one of them left behind in the background.
+  const fs::path zip = zip_of(tmp.path(), {{"Makefile",
+                                            "build:\n\tsleep 4711 & sleep 4712\n"
+                                            "clean:\n\trm -f bot\n"}});
+  const auto began = std::chrono::steady_clock::now();
+  const Verdict v = check(
+      {"soccer", zip.string(), "--out", (tmp.path() / "check").string(), "--build-timeout", "3"});
+  EXPECT_LT(std::chrono::steady_clock::now() - began, 20s);
+  EXPECT_EQ(v.exit, 1) << v.out << v.err;
+  EXPECT_EQ(v.last_line, "rejected: the build took longer than 3 s") << v.out;
+  EXPECT_FALSE(process_with("sleep 4711"));
+  EXPECT_FALSE(process_with("sleep 4712"));
+  // Nor a cgroup of its (arena-<pid>, in any controller's hierarchy).
+  const std::string cgroup = "arena-" + std::to_string(v.pid);
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator("/sys/fs/cgroup", ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it.depth() > 4) it.disable_recursion_pending();
+    if (it->is_directory(ec) && it->path().filename().string().rfind(cgroup, 0) == 0)
+      ADD_FAILURE() << "left behind: " << it->path();
+  }
+}
+
+TEST(HandinCheck, BuildOverItsMemoryIsRejected) {
+  TempDir tmp;
+  const fs::path zip =
+      zip_of(tmp.path(), {{"Makefile",
+                           "build:\n\tpython3 -c 'b = bytearray(300 << 20); print(len(b))'\n"
+                           "clean:\n\trm -f bot\n"}});
+  const Verdict v = check({"soccer", zip.string(), "--out", (tmp.path() / "check").string(),
+                           "--build-memory", "64", "--sandbox", "required"});
+  if (v.exit == 2 && v.err.find("sandbox") != std::string::npos)
+    GTEST_SKIP() << "no memory limit on this machine: " << v.err;
+  EXPECT_EQ(v.exit, 1) << v.out << v.err;
+  EXPECT_EQ(v.last_line, "rejected: the build broke its memory limit") << v.out;
+}
+
+TEST(HandinCheck, ForbiddenFlagIsRejectedByName) {
+  TempDir tmp;
+  const fs::path zip = zip_of(tmp.path(), {{"bot.cpp", kSoccerBot},
+                                           {"Makefile",
+                                            "build:\n\tg++ -O2 -o bot bot.cpp\n"
+                                            "clean:\n\trm -f bot\n"}});
+  const Verdict v = check(
+      {"soccer", zip.string(), "--out", (tmp.path() / "check").string(), "--forbid-flags", "-O*"});
+  EXPECT_EQ(v.exit, 1) << v.out << v.err;
+  EXPECT_EQ(v.last_line, "rejected: forbidden flag -O2 in Makefile line 2: g++ -O2 -o bot bot.cpp")
+      << v.out;
+}
+
+TEST(HandinCheck, ZipSlipIsRejected) {
+  TempDir tmp;
+  const fs::path zip = tmp.path() / "slip.zip";
+  {
+    TestArchive a(zip, ArchiveFormat::Zip);
+    a.file("student/Makefile", "build:\n\ttrue\n");
+    a.file("../../evil.sh", "echo owned\n");
+    a.close();
+  }
+  const Verdict v =
+      check({"soccer", zip.string(), "--out", (tmp.path() / "check").string(), "--json"});
+  EXPECT_EQ(v.exit, 1) << v.out << v.err;
+  const auto j = nlohmann::json::parse(v.out);
+  EXPECT_EQ(j["verdict"], "rejected");
+  EXPECT_NE(j["reason"].get<std::string>().find(".."), std::string::npos) << j;
+  EXPECT_FALSE(fs::exists(tmp.path() / "evil.sh"));
+  EXPECT_FALSE(fs::exists(tmp.path().parent_path() / "evil.sh"));
+}
+
+// A Fission hand-in whose arena.json runs arena's own client: the line protocol's smoke games,
+// and the report as one JSON object.
+TEST(HandinCheck, FissionManifestWithJsonReport) {
+  TempDir tmp;
+  const fs::path dir = tmp.path() / "carol";
+  fs::create_directories(dir);
+  std::ofstream(dir / "arena.json")
+      << nlohmann::json{{"run", std::string(ARENA_BINARY) +
+                                    " connect fission {host} {port} --player random "
+                                    "--moves-per-player 10 --move-time {move_ms}"}}
+             .dump();
+  const fs::path out = tmp.path() / "check";
+  const Verdict v =
+      check({"fission", dir.string(), "--out", out.string(), "--move-time", "500", "--json"});
+  ASSERT_EQ(v.exit, 0) << v.out << v.err;
+  const auto j = nlohmann::json::parse(v.out);
+  EXPECT_EQ(j["verdict"], "accepted") << j;
+  EXPECT_EQ(j["how"], "arena.json");
+  ASSERT_EQ(j["games"].size(), 2u);
+  for (const auto& g : j["games"]) {
+    EXPECT_FALSE(g["fault"].get<bool>()) << g;
+    EXPECT_LE(g["plies"].get<int>(), 20) << g;  // ten moves each at most
+  }
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(out / "verdict.json")), j);
+}
+
+TEST(HandinCheck, BadUsageExitsTwo) {
+  const Verdict v = check({"nosuchgame", "/nonexistent"});
+  EXPECT_EQ(v.exit, 2) << v.out << v.err;
+}
+
+}  // namespace
+}  // namespace arena
