@@ -39,7 +39,9 @@ tournament::EventSettings smoke_settings(const GameInfo& game, const SmokeOption
   s.move_time_ms = o.move_time_ms;
   if (game.name == "fission" || game.name == "murus")
     s.rules.moves_per_player = kSmokeMovesPerPlayer;
-  s.working_dir = o.dir;
+  // Where the built-in player runs: the check's folder, not the smoke folder (the event folder,
+  // which every agent's sandbox hides).
+  s.working_dir = o.dir.parent_path();
   s.sandbox = o.sandbox;
   return s;
 }
