@@ -15,7 +15,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -53,6 +55,18 @@ std::string read_text(const fs::path& p) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// A machine much slower than real hardware (the cgroup v2 guest of tests/vm, whose CPUs are
+// emulated) sets ARENA_TEST_TIME_SCALE: agents get that many times longer for their work before
+// they connect, and the waits for whole events are as much longer. What is asserted is the same.
+int time_scale() {
+  const char* s = std::getenv("ARENA_TEST_TIME_SCALE");
+  return std::max(s ? std::atoi(s) : 1, 1);
+}
+
+std::string scaled_seconds(int s) {
+  return std::to_string(s * time_scale());
+}
+
 std::string hostile(const std::string& args) {
   return std::string(HOSTILE_AGENT) + " " + args;
 }
@@ -65,7 +79,7 @@ nlohmann::json run_event(const fs::path& dir, const fs::path& participants,
       "--warmup",   "0.1",        "--sandbox", "required"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Process p(argv);
-  const auto code = p.wait(300s);
+  const auto code = p.wait(300s * time_scale());
   if (out) *out = p.out() + p.err();
   EXPECT_EQ(code, 0) << p.out() << p.err();
   return read_json(dir / "results.json");
@@ -150,10 +164,10 @@ TEST(Sandbox, MemoryHogLosesWhileAnotherGameFinishes) {
   std::ofstream(file) << "hog: command " << hostile("hog 3072 " + tmp.path().string()) << "\n"
                       << "greedy: greedy\nrnd: random\n";
   std::string out;
-  const auto results = run_event(
-      tmp.path() / "event", file,
-      {"-j", "2", "--connect-timeout", "30", "--move-time", "300", "--moves-per-player", "10"},
-      &out);
+  const auto results = run_event(tmp.path() / "event", file,
+                                 {"-j", "2", "--connect-timeout", scaled_seconds(30), "--move-time",
+                                  "300", "--moves-per-player", "10"},
+                                 &out);
   const std::string hog = "hog";
   ASSERT_EQ(results["games_played"], 6) << out;
   for (const auto& g : results["games"]) {
