@@ -206,23 +206,16 @@ constexpr const char* kV2Controllers[] = {"memory", "pids", "cpuset", "cpu"};
 // The leaf arena moves the other processes of its cgroup into (the shell it was started from).
 constexpr const char* kOthersLeaf = "arena-others";
 
-struct Controllers {
-  std::vector<std::string> available;  // delegated to the folder (its cgroup.controllers)
-  std::vector<std::string> enabled;    // on for its children
-  bool all() const { return enabled.size() == available.size(); }
-};
-
-// v2: the controllers arena uses, enabled for the children of `folder`.
-Controllers enable_v2_controllers(const fs::path& folder) {
-  Controllers c;
+// v2: the controllers arena uses, enabled for the children of `folder` where delegated to it.
+// Gives those enabled.
+std::vector<std::string> enable_v2_controllers(const fs::path& folder) {
+  std::vector<std::string> on;
   const auto delegated = words(read_small_file(folder / "cgroup.controllers"));
-  for (const char* name : kV2Controllers) {
-    if (!contains(delegated, name)) continue;
-    c.available.emplace_back(name);
-    if (try_write_control(folder / "cgroup.subtree_control", std::string("+") + name))
-      c.enabled.emplace_back(name);
-  }
-  return c;
+  for (const char* name : kV2Controllers)
+    if (contains(delegated, name) &&
+        try_write_control(folder / "cgroup.subtree_control", std::string("+") + name))
+      on.emplace_back(name);
+  return on;
 }
 
 // "arena-<pid>-self" (where an arena moved itself) or "arena-others".
@@ -248,23 +241,33 @@ bool move_all(const fs::path& from, const fs::path& to) {
 }
 
 // v2: the cgroup arena makes its groups under, with the controllers on for its children. A cgroup
-// with processes in it cannot give controllers to its children (v2's "no internal processes"
-// rule; only the machine's root cgroup is exempt, not the root of a container's cgroup
-// namespace): arena moves itself into a leaf "arena-<pid>-self" and the other processes of its
-// cgroup (the shell of a delegated scope) into "arena-others". An arena started in such a leaf
-// (by another arena, or by a test) uses the cgroup above it.
+// with processes in it cannot give the memory controller to its children (v2's "no internal
+// processes" rule; only the machine's root cgroup is exempt, not the root of a container's cgroup
+// namespace); and one that gives them cpu, cpuset or pids while it holds processes becomes a
+// thread root, whose children take no more processes. So arena first empties its cgroup: it moves
+// itself into a leaf "arena-<pid>-self" and the other processes (the shell of a delegated scope)
+// into "arena-others", then enables the controllers. An arena started in such a leaf (by another
+// arena, by a test, from a shell moved there) uses the cgroup above it.
 fs::path v2_base(const fs::path& own) {
-  const fs::path base = is_arena_leaf(own.filename().string()) ? own.parent_path() : own;
-  if (enable_v2_controllers(base).all() || base != own) return base;
-  std::error_code ec;
-  const fs::path self = base / (arena_folder_name() + "-self");
-  fs::create_directory(self, ec);
-  if (ec || !try_write_control(self / "cgroup.procs", std::to_string(::getpid()))) return base;
-  if (enable_v2_controllers(base).all() || read_pids(base / "cgroup.procs").empty()) return base;
-  const fs::path others = base / kOthersLeaf;
-  fs::create_directory(others, ec);
-  if (!ec && move_all(base, others)) enable_v2_controllers(base);
-  return base;
+  if (is_arena_leaf(own.filename().string())) {
+    enable_v2_controllers(own.parent_path());
+    return own.parent_path();
+  }
+  const bool machine_root = !fs::exists(own / "cgroup.type");  // only the root lacks it
+  const auto delegated = words(read_small_file(own / "cgroup.controllers"));
+  if (!machine_root && !delegated.empty() && !read_pids(own / "cgroup.procs").empty()) {
+    std::error_code ec;
+    const fs::path self = own / (arena_folder_name() + "-self");
+    const fs::path others = own / kOthersLeaf;
+    fs::create_directory(self, ec);
+    if (!ec && try_write_control(self / "cgroup.procs", std::to_string(::getpid())) &&
+        !read_pids(own / "cgroup.procs").empty()) {
+      fs::create_directory(others, ec);
+      if (!ec) move_all(own, others);
+    }
+  }
+  enable_v2_controllers(own);
+  return own;
 }
 
 // Why the v2 controller `c` is off for the groups under `base`.
@@ -324,7 +327,7 @@ Parents make_parents() {
       problems.push_back(why);
     } else {
       p.v2 = folder;
-      const auto below = enable_v2_controllers(folder).enabled;
+      const auto below = enable_v2_controllers(folder);
       p.support.memory = contains(below, "memory");
       p.support.pids = contains(below, "pids");
       p.support.cpuset = contains(below, "cpuset");

@@ -7,6 +7,8 @@ build=${1:?usage: delegated-user-part.sh BUILD_DIR}
 arena=$build/arena
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
+start=$(date +%s)
+took() { echo "($1: $(($(date +%s) - start)) s)"; start=$(date +%s); }
 
 echo "user $(id -un) (uid $(id -u)), in cgroup $(cut -d: -f3 /proc/self/cgroup)"
 check=$("$arena" sandbox --check)
@@ -20,6 +22,7 @@ echo "$check" | grep -Eq "^  network +on .*\[stdin/stdout bots\]" ||
   fail "the network of stdin/stdout bots should be on"
 echo "$check" | grep -Eq "^  network +OFF .*\[TCP agents\]" ||
   fail "the network of TCP agents needs root: it should be OFF, with why"
+took "sandbox --check"
 
 work=$(mktemp -d /tmp/delegated.XXXXXX)
 cd "$work" || exit 1
@@ -41,6 +44,7 @@ for reason in memory-limit too-many-processes; do
   echo "games lost with $reason: $n"
   [ "$n" -ge 2 ] || fail "expected at least 2 games lost with $reason"
 done
+took "Fission event"
 
 echo "== Paper Soccer, --sandbox required (bots on stdin/stdout: every protection)"
 out=$("$arena" tournament soccer -a random -a greedy -o soccer --sandbox required \
@@ -50,9 +54,10 @@ echo "$out" | grep -E "^Sandbox" | head -2
 [ "$status" -eq 0 ] || fail "the Paper Soccer event exited with $status: $out"
 echo "$out" | grep -q "Sandbox: memory, cpu, processes, files, network, user" ||
   fail "the Paper Soccer event should run with every protection"
+took "Paper Soccer event"
 
 echo "== what is left in the delegated subtree"
-ls /sys/fs/cgroup/staff/arena-user
+find /sys/fs/cgroup/staff/arena-user -mindepth 1 -type d
 for d in /sys/fs/cgroup/staff/arena-user/arena-*; do
   case $d in
     */arena-others | *-self) ;;
