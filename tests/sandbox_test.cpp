@@ -376,8 +376,9 @@ TEST(Sandbox, JavaAgentWithDefaultFlagsPlaysWholeGamesInsideTwoGigabytes) {
                       << "rnd: random\n";
   const auto event = tmp.path() / "event";
   Process p({ARENA_BINARY, "tournament", "morris", "-f", file.string(), "-o", event.string(),
-             "--sandbox", "required", "--move-time", "5000", "--connect-timeout", "60"});
-  ASSERT_EQ(p.wait(300s), 0) << p.out() << p.err();
+             "--sandbox", "required", "--move-time", std::to_string(5000 * time_scale()),
+             "--connect-timeout", scaled_seconds(60)});
+  ASSERT_EQ(p.wait(300s * time_scale()), 0) << p.out() << p.err();
   const auto results = read_json(event / "results.json");
   ASSERT_EQ(results["games_played"], 2) << p.out();
   for (const auto& g : results["games"]) {

@@ -7,7 +7,8 @@
 # hostile_agent. Exit status: 0 passed; 77 skipped (this machine cannot make or boot the guest:
 # the reason on one line); anything else failed.
 # Environment: ARENA_VM_TIMEOUT (seconds the guest may run, default 900), ARENA_VM_ACCEL
-# (kvm, tcg or auto), XDG_CACHE_HOME (where the guest is cached).
+# (kvm, tcg or auto), ARENA_VM_JDK=0 (a guest without the JDK: the Java test skips),
+# XDG_CACHE_HOME (where the guest is cached).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [ "${1:-}" = "--help" ]; then sed -n '2,11p' "$0"; exit 0; fi
@@ -17,4 +18,4 @@ command -v python3 >/dev/null || { echo "vm: skipped: python3 is missing"; exit 
 # to start (ARENA_TEST_TIME_SCALE); what they assert stays the same.
 exec python3 "$here/vm.py" run --timeout "${ARENA_VM_TIMEOUT:-900}" \
   --env ARENA_TEST_TIME_SCALE="${ARENA_TEST_TIME_SCALE:-10}" -- \
-  sh "$here/guest-checks.sh" "$build" "${2:-Sandbox.*}"
+  sh "$here/guest-checks.sh" "$build" ${2:+"$2"}

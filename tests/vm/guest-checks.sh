@@ -4,9 +4,11 @@
 #   2. the sandbox test group (sandbox_tests) as root;
 #   3. a plain user in a delegated cgroup subtree (delegated-user.sh).
 # Usage: guest-checks.sh BUILD_DIR [GTEST_FILTER]. Exit status 0 when all passed.
+# The default filter leaves out the output cap's test: it needs no kernel protection, and a
+# gigabyte through a pipe takes minutes on emulated CPUs.
 set -u
 build=$(cd "${1:?usage: guest-checks.sh BUILD_DIR [GTEST_FILTER]}" && pwd)
-filter=${2:-Sandbox.*}
+filter=${2:-Sandbox.*:-Sandbox.GigabyteOfOutputLeavesACappedLog}
 here=$(cd "$(dirname "$0")" && pwd)
 failed=""
 

@@ -2,8 +2,8 @@
 """The recipe of the cgroup v2 test guest (tests/vm/vm.py boots it): a Debian 12 root file system
 from Debian packages (mmdebstrap) as an ext4 image, its kernel, and the busybox and kernel modules
 the initrd needs. Made once and cached outside the checkout, in
-${XDG_CACHE_HOME:-~/.cache}/arena/vm/<hash of this file>: a change here makes a new guest, and the
-old ones are removed. `python3 image.py` makes it (when missing) and prints its folder.
+${XDG_CACHE_HOME:-~/.cache}/arena/vm/<hash of this file and the package list>: a change here
+makes a new guest, and the old ones are removed. `python3 image.py` makes it (when missing) and prints its folder.
 """
 
 import fcntl
@@ -21,14 +21,13 @@ SKIP = 77
 
 SUITE = "bookworm"
 MIRROR = os.environ.get("ARENA_VM_MIRROR", "http://deb.debian.org/debian")
-# What the guest needs: a kernel, arena's sandbox tools and runtime libraries, a JDK for the Java
-# agent test, and busybox for the initrd.
+# What the guest needs: a kernel, arena's sandbox tools and runtime libraries, and busybox for
+# the initrd; and a JDK for the Java agent test, unless ARENA_VM_JDK=0 (then that test skips).
 PACKAGES = [
     "linux-image-amd64", "kmod", "busybox-static",
     "bubblewrap", "util-linux", "mount", "iproute2", "procps",
     "libfmt9", "libstdc++6",
-    "default-jdk-headless",
-]
+] + (["default-jdk-headless"] if os.environ.get("ARENA_VM_JDK", "1") != "0" else [])
 # Modules the initrd loads to mount the root disk (the 9p ones are loaded from the root).
 INITRD_MODULES = ["virtio_pci", "virtio_blk", "crc32c_generic", "ext4"]
 
@@ -47,7 +46,8 @@ def cache_root():
 
 
 def recipe_hash():
-    return hashlib.sha256(Path(__file__).resolve().read_bytes()).hexdigest()[:16]
+    recipe = Path(__file__).resolve().read_bytes() + "\0".join(PACKAGES).encode()
+    return hashlib.sha256(recipe).hexdigest()[:16]
 
 
 def image_dir():
