@@ -26,7 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from image import SKIP, Unavailable, ensure_image, log, need_tools
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout (which the guest sees read-only)
+from image import SKIP, Unavailable, ensure_image, log, need_tools  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 CHECKOUT = HERE.parent.parent
