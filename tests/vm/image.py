@@ -164,6 +164,10 @@ def ensure_image():
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        print(__doc__.strip() + "\n\nUsage: image.py (no options). ARENA_VM_JDK=0: no JDK; "
+              "ARENA_VM_MIRROR: the Debian mirror.")
+        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
     try:
         print(ensure_image())
     except Unavailable as e:
