@@ -9,6 +9,7 @@ packages=(
   default-jdk-headless
   bubblewrap util-linux  # the agents' sandbox (docs/sandbox.md)
   slurm-wlm munge  # the test of tournaments on a Slurm cluster (tests/slurm)
+  qemu-system-x86 mmdebstrap e2fsprogs python3  # the cgroup v2 guest (tests/vm)
   chromium  # the web viewer's browser test (tests/browser)
 )
 

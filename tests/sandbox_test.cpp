@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -56,6 +58,18 @@ std::string read_text(const fs::path& p) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// A machine much slower than real hardware (the cgroup v2 guest of tests/vm, whose CPUs are
+// emulated) sets ARENA_TEST_TIME_SCALE: agents get that many times longer for their work before
+// they connect, and the waits for whole events are as much longer. What is asserted is the same.
+int time_scale() {
+  const char* s = std::getenv("ARENA_TEST_TIME_SCALE");
+  return std::max(s ? std::atoi(s) : 1, 1);
+}
+
+std::string scaled_seconds(int s) {
+  return std::to_string(s * time_scale());
+}
+
 std::string hostile(const std::string& args) {
   return std::string(HOSTILE_AGENT) + " " + args;
 }
@@ -68,7 +82,7 @@ nlohmann::json run_event(const fs::path& dir, const fs::path& participants,
       "--warmup",   "0.1",        "--sandbox", "required"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Process p(argv);
-  const auto code = p.wait(300s);
+  const auto code = p.wait(300s * time_scale());
   if (out) *out = p.out() + p.err();
   EXPECT_EQ(code, 0) << p.out() << p.err();
   return read_json(dir / "results.json");
@@ -153,10 +167,10 @@ TEST(Sandbox, MemoryHogLosesWhileAnotherGameFinishes) {
   std::ofstream(file) << "hog: command " << hostile("hog 3072 " + tmp.path().string()) << "\n"
                       << "greedy: greedy\nrnd: random\n";
   std::string out;
-  const auto results = run_event(
-      tmp.path() / "event", file,
-      {"-j", "2", "--connect-timeout", "30", "--move-time", "300", "--moves-per-player", "10"},
-      &out);
+  const auto results = run_event(tmp.path() / "event", file,
+                                 {"-j", "2", "--connect-timeout", scaled_seconds(30), "--move-time",
+                                  "300", "--moves-per-player", "10"},
+                                 &out);
   const std::string hog = "hog";
   ASSERT_EQ(results["games_played"], 6) << out;
   for (const auto& g : results["games"]) {
@@ -246,9 +260,12 @@ TEST(Sandbox, BusyThreadsDuringTheOpponentsTurnDoNotTakeItsTime) {
     share[run] = cpu_share(event, results, "eng");
     ASSERT_GT(share[run], 0.0) << "the engine must think; " << out;
   }
-  EXPECT_GE(share[1], 0.8 * share[0])
-      << "CPU time per second of the engine's turns: " << share[0] << " against a quiet opponent, "
-      << share[1] << " against one spinning 4 threads";
+  const std::string measured = fmt::format(
+      "CPU time per second of the engine's turns: {:.3f} against a quiet opponent, {:.3f} against "
+      "one spinning 4 threads (a busy core left its neighbour {:.0f}% of a core)",
+      share[0], share[1], *neighbour * 100);
+  std::printf("%s\n", measured.c_str());  // the figures, also when they pass
+  EXPECT_GE(share[1], 0.8 * share[0]) << measured;
   expect_none_left(tmp.path().string());
 }
 
@@ -365,8 +382,9 @@ TEST(Sandbox, JavaAgentWithDefaultFlagsPlaysWholeGamesInsideTwoGigabytes) {
                       << "rnd: random\n";
   const auto event = tmp.path() / "event";
   Process p({ARENA_BINARY, "tournament", "morris", "-f", file.string(), "-o", event.string(),
-             "--sandbox", "required", "--move-time", "5000", "--connect-timeout", "60"});
-  ASSERT_EQ(p.wait(300s), 0) << p.out() << p.err();
+             "--sandbox", "required", "--move-time", std::to_string(5000 * time_scale()),
+             "--connect-timeout", scaled_seconds(60)});
+  ASSERT_EQ(p.wait(300s * time_scale()), 0) << p.out() << p.err();
   const auto results = read_json(event / "results.json");
   ASSERT_EQ(results["games_played"], 2) << p.out();
   for (const auto& g : results["games"]) {

@@ -178,22 +178,105 @@ void inherit_cpuset(const fs::path& folder) {
   }
 }
 
-// v2: the controllers arena needs, enabled for the children of `folder`. Gives those enabled.
-std::vector<std::string> enable_v2_controllers(const fs::path& folder) {
-  std::vector<std::string> on;
-  const std::string available = read_small_file(folder / "cgroup.controllers");
-  for (const char* c : {"memory", "pids", "cpuset", "cpu"}) {
-    if (available.find(c) == std::string::npos) continue;
-    if (try_write_control(folder / "cgroup.subtree_control", std::string("+") + c))
-      on.emplace_back(c);
-  }
-  return on;
+std::vector<std::string> words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   for (const auto& x : v)
     if (x == s) return true;
   return false;
+}
+
+std::vector<pid_t> read_pids(const fs::path& procs) {
+  std::vector<pid_t> out;
+  std::istringstream in(read_small_file(procs));
+  long pid = 0;
+  while (in >> pid) out.push_back(static_cast<pid_t>(pid));
+  return out;
+}
+
+// v2: the controllers arena uses. cpu is not needed for cpu.stat (every group has it) but
+// weighs groups against each other, so that an agent's many threads do not crowd out arena's.
+constexpr const char* kV2Controllers[] = {"memory", "pids", "cpuset", "cpu"};
+// The leaf arena moves the other processes of its cgroup into (the shell it was started from).
+constexpr const char* kOthersLeaf = "arena-others";
+
+// v2: the controllers arena uses, enabled for the children of `folder` where delegated to it.
+// Gives those enabled.
+std::vector<std::string> enable_v2_controllers(const fs::path& folder) {
+  std::vector<std::string> on;
+  const auto delegated = words(read_small_file(folder / "cgroup.controllers"));
+  for (const char* name : kV2Controllers)
+    if (contains(delegated, name) &&
+        try_write_control(folder / "cgroup.subtree_control", std::string("+") + name))
+      on.emplace_back(name);
+  return on;
+}
+
+// "arena-<pid>-self" (where an arena moved itself) or "arena-others".
+bool is_arena_leaf(const std::string& name) {
+  const std::string prefix = "arena-", suffix = "-self";
+  if (name == kOthersLeaf) return true;
+  if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return false;
+  const std::string digits =
+      name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  return digits.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// Moves every process of cgroup `from` into `to`; true when `from` is then empty.
+bool move_all(const fs::path& from, const fs::path& to) {
+  for (int round = 0; round < 10; ++round) {  // again for processes forked meanwhile
+    const auto pids = read_pids(from / "cgroup.procs");
+    if (pids.empty()) return true;
+    for (pid_t pid : pids) try_write_control(to / "cgroup.procs", std::to_string(pid));
+  }
+  return read_pids(from / "cgroup.procs").empty();
+}
+
+// v2: the cgroup arena makes its groups under, with the controllers on for its children. A cgroup
+// with processes in it cannot give the memory controller to its children (v2's "no internal
+// processes" rule; only the machine's root cgroup is exempt, not the root of a container's cgroup
+// namespace); and one that gives them cpu, cpuset or pids while it holds processes becomes a
+// thread root, whose children take no more processes. So arena first empties its cgroup: it moves
+// itself into a leaf "arena-<pid>-self" and the other processes (the shell of a delegated scope)
+// into "arena-others", then enables the controllers. An arena started in such a leaf (by another
+// arena, by a test, from a shell moved there) uses the cgroup above it.
+fs::path v2_base(const fs::path& own) {
+  if (is_arena_leaf(own.filename().string())) {
+    enable_v2_controllers(own.parent_path());
+    return own.parent_path();
+  }
+  const bool machine_root = !fs::exists(own / "cgroup.type");  // only the root lacks it
+  const auto delegated = words(read_small_file(own / "cgroup.controllers"));
+  if (!machine_root && !delegated.empty() && !read_pids(own / "cgroup.procs").empty()) {
+    std::error_code ec;
+    const fs::path self = own / (arena_folder_name() + "-self");
+    const fs::path others = own / kOthersLeaf;
+    fs::create_directory(self, ec);
+    if (!ec && try_write_control(self / "cgroup.procs", std::to_string(::getpid())) &&
+        !read_pids(own / "cgroup.procs").empty()) {
+      fs::create_directory(others, ec);
+      if (!ec) move_all(own, others);
+    }
+  }
+  enable_v2_controllers(own);
+  return own;
+}
+
+// Why the v2 controller `c` is off for the groups under `base`.
+std::string v2_missing(const fs::path& base, const std::string& c) {
+  if (!contains(words(read_small_file(base / "cgroup.controllers")), c))
+    return "the " + c + " controller is not delegated to " + base.string() +
+           " (not in its cgroup.controllers)";
+  return "cannot enable the " + c + " controller in " + base.string() +
+         "/cgroup.subtree_control (not writable, or it holds processes arena cannot move)";
 }
 
 // The folder "arena-<pid>" per hierarchy, made once per process with what it needs.
@@ -231,23 +314,17 @@ Parents make_parents() {
     p.support.cpuacct = p.v1.count("cpuacct") > 0;
   } else if (layout.v2_found) {
     p.support.version = CgroupVersion::V2;
-    fs::path base = layout.v2.own;
-    // A cgroup with processes in it cannot enable controllers for its children (v2's "no
-    // internal processes" rule; only the machine's root cgroup is exempt, not the root of a
-    // container's cgroup namespace): arena first moves itself into a leaf of its own.
-    std::vector<std::string> on = enable_v2_controllers(base);
-    if (on.size() < 4) {
-      const fs::path self = base / (name + "-self");
-      std::error_code ec;
-      fs::create_directory(self, ec);
-      if (!ec && try_write_control(self / "cgroup.procs", std::to_string(::getpid())))
-        on = enable_v2_controllers(base);
-    }
+    const fs::path base = v2_base(layout.v2.own);
     const fs::path folder = base / name;
     std::error_code ec;
     fs::create_directory(folder, ec);
     if (ec) {
-      problems.push_back(fmt_cannot_create(folder, ec));
+      std::string why = fmt_cannot_create(folder, ec);
+      if (ec == std::errc::permission_denied || ec == std::errc::read_only_file_system)
+        why +=
+            " (not delegated to this user: start arena in a delegated cgroup, e.g. "
+            "systemd-run --user --scope -p Delegate=yes arena ...; see docs/sandbox.md)";
+      problems.push_back(why);
     } else {
       p.v2 = folder;
       const auto below = enable_v2_controllers(folder);
@@ -256,9 +333,7 @@ Parents make_parents() {
       p.support.cpuset = contains(below, "cpuset");
       p.support.cpuacct = true;  // cpu.stat is in every v2 group
       for (const char* c : {"memory", "pids", "cpuset"})
-        if (!contains(below, c))
-          problems.push_back(std::string("the ") + c + " controller is not delegated to " +
-                             base.string());
+        if (!contains(below, c)) problems.push_back(v2_missing(base, c));
     }
   } else {
     problems.push_back("no cgroup hierarchy with the memory controller is mounted");
@@ -284,14 +359,6 @@ Parents& parents() {
     return made;
   }();
   return *p;
-}
-
-std::vector<pid_t> read_pids(const fs::path& procs) {
-  std::vector<pid_t> out;
-  std::istringstream in(read_small_file(procs));
-  long pid = 0;
-  while (in >> pid) out.push_back(static_cast<pid_t>(pid));
-  return out;
 }
 
 // Kills the processes in a group folder until none is left; true when empty.

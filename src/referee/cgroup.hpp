@@ -4,8 +4,11 @@
 // machine has the controllers on its unified hierarchy; v1 where they are mounted one by one.
 //
 // The groups live under the cgroup that arena itself runs in, in a folder "arena-<pid>" per
-// arena process (a delegated subtree is enough; no root needed for v2 delegation). Folders of
-// arena processes that died (kill -9) are removed the next time arena creates one.
+// arena process (a delegated subtree is enough; no root needed for v2 delegation). On v2 arena
+// first moves the processes of its cgroup into leaves ("arena-<pid>-self", "arena-others"), since
+// a cgroup with processes cannot give controllers to its children; an arena started in such a
+// leaf makes its folder beside it. Folders of arena processes that died (kill -9) are removed
+// the next time arena creates one.
 #include <sys/types.h>
 
 #include <chrono>
