@@ -94,7 +94,12 @@ std::vector<std::string> processes_with(const std::string& marker) {
   for (const auto& e : fs::directory_iterator("/proc")) {
     const std::string name = e.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string cmdline = read_text(e.path() / "cmdline");
+    std::string cmdline;
+    try {
+      cmdline = read_text(e.path() / "cmdline");
+    } catch (const std::exception&) {
+      continue;  // it ended between the listing and the read (ESRCH)
+    }
     for (char& c : cmdline)
       if (c == '\0') c = ' ';
     if (cmdline.find(marker) != std::string::npos && std::stoi(name) != ::getpid())
