@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "handin/unpack.hpp"
+#include "support/hostile_archives.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_archive.hpp"
 
@@ -327,30 +328,16 @@ TEST_F(Unpack, ZipSlip) {
 TEST_F(Unpack, AbsolutePath) {
   const std::string name = "/tmp/" + tag;
   for (auto format : {ArchiveFormat::Tar, ArchiveFormat::Zip}) {
-    {
-      TestArchive a(in / "abs", format);
-      a.file(name, "pwned");
-      a.close();
-    }
+    testing::write_absolute_path_archive(in / "abs", format, name);
     expect_refused(unpack(in / "abs", dest), "absolute path", name);
   }
 }
 
 TEST_F(Unpack, LinkToEtcThenAFileThroughIt) {
-  {
-    TestArchive a(in / "etc.tar", ArchiveFormat::Tar);
-    a.symlink("etc", "/etc");
-    a.file("etc/" + tag, "pwned");
-    a.close();
-  }
+  testing::write_link_to_etc_then_file(in / "etc.tar", tag);
   expect_refused(unpack(in / "etc.tar", dest), "symbolic link to an absolute path ('/etc')", "etc");
   EXPECT_FALSE(fs::exists("/etc/" + tag));
-  {
-    TestArchive a(in / "passwd.tar", ArchiveFormat::Tar);
-    a.symlink("passwd", "/etc/passwd");
-    a.file("passwd", "root::0:0::/:/bin/sh\n");
-    a.close();
-  }
+  testing::write_passwd_link_then_file(in / "passwd.tar");
   expect_refused(unpack(in / "passwd.tar", dest), "absolute path", "passwd");
 }
 
@@ -422,23 +409,11 @@ TEST_F(Unpack, HardLinks) {
 }
 
 TEST_F(Unpack, DevicesAndFifos) {
-  {
-    TestArchive a(in / "dev.tar", ArchiveFormat::Tar);
-    a.special("null", AE_IFCHR);
-    a.close();
-  }
+  testing::write_special_file(in / "dev.tar", "null", AE_IFCHR);
   expect_refused(unpack(in / "dev.tar", dest), "device file", "null");
-  {
-    TestArchive a(in / "blk.tar", ArchiveFormat::Tar);
-    a.special("sda", AE_IFBLK);
-    a.close();
-  }
+  testing::write_special_file(in / "blk.tar", "sda", AE_IFBLK);
   expect_refused(unpack(in / "blk.tar", dest), "device file", "sda");
-  {
-    TestArchive a(in / "fifo.tar", ArchiveFormat::Tar);
-    a.special("pipe", AE_IFIFO);
-    a.close();
-  }
+  testing::write_special_file(in / "fifo.tar", "pipe", AE_IFIFO);
   expect_refused(unpack(in / "fifo.tar", dest), "fifo", "pipe");
 }
 
@@ -581,12 +556,7 @@ std::string timed_unpack(const fs::path& input, const fs::path& dest) {
 TEST_F(Unpack, ZipBombIsStoppedAtTheLimit) {
   // 2 GB of zeros, deflated to about 2 MB.
   const auto start = std::chrono::steady_clock::now();
-  {
-    TestArchive a(in / "bomb.zip", ArchiveFormat::Zip);
-    a.file("alice/Makefile", "build:\n");
-    a.zeros("alice/zeros.bin", 2ull << 30);
-    a.close();
-  }
+  testing::write_zip_bomb(in / "bomb.zip", 2ull << 30);
   std::cout << "bomb: " << fs::file_size(in / "bomb.zip") << " bytes, made in "
             << std::chrono::duration_cast<std::chrono::milliseconds>(
                    std::chrono::steady_clock::now() - start)
@@ -604,11 +574,7 @@ TEST_F(Unpack, ZipBombIsStoppedAtTheLimit) {
 }
 
 TEST_F(Unpack, ManySmallFilesBombIsStoppedAtTheLimit) {
-  {
-    TestArchive a(in / "many.tar.gz", ArchiveFormat::TarGz);
-    for (int i = 0; i < 100'000; ++i) a.file("f/" + std::to_string(i), "");
-    a.close();
-  }
+  testing::write_many_entries(in / "many.tar.gz", 100'000);
   const std::string out =
       run_bounded([&] { return timed_unpack(in / "many.tar.gz", dest); }, 64ull << 20, 120);
   std::cout << "100,000 entries: " << out << "\n";

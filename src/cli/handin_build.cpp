@@ -64,24 +64,29 @@ BuildOutcome run_build(const std::vector<std::string>& argv, const fs::path& roo
   const auto deadline = began + limits.timeout;
   ChildProcess child(std::move(options));
   bool late = false;
-  while (!child.ended()) {
+  std::optional<LimitBreach> breach;
+  // A broken limit ends the build at once: a fork bomb that keeps its processes alive would
+  // otherwise run until the timeout and be reported as slow.
+  for (int polls = 1; !child.ended(); ++polls) {
+    if (child.jail() && polls % 5 == 0 && (breach = child.jail()->breach())) break;
     if (Clock::now() >= deadline) {
       late = true;
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  const auto breach = child.jail() ? child.jail()->breach() : std::nullopt;
+  if (!breach && child.jail()) breach = child.jail()->breach();
+  const bool stopped = !child.ended();  // by the timeout or a broken limit
   // Whatever the build left running (a daemon, a forked loop) goes with it.
   child.kill_group();
   out.seconds = std::chrono::duration<double>(Clock::now() - began).count();
-  out.status = late ? "still running" : child.exit_description();
-  if (late) {
-    out.failure = fmt::format("the build took longer than {} s", limits.timeout.count());
-  } else if (breach && breach->reason == "memory-limit") {
+  out.status = stopped ? "still running" : child.exit_description();
+  if (breach && breach->reason == "memory-limit") {
     out.failure = "the build broke its memory limit";
   } else if (breach) {
     out.failure = "the build broke its process limit";
+  } else if (late) {
+    out.failure = fmt::format("the build took longer than {} s", limits.timeout.count());
   } else if (out.status != "exited with status 0") {
     const int code = exit_code_of(out.status);
     out.failure = code >= 0 ? fmt::format("the build failed (exit {})", code)
