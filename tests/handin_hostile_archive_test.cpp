@@ -144,7 +144,7 @@ TEST_P(HandinHostileArchive, IsRejectedAndNothingIsWritten) {
     EXPECT_EQ(e.path().filename().string().find(tag()), std::string::npos) << e.path();
 }
 
-INSTANTIATE_TEST_SUITE_P(IssueThirty, HandinHostileArchive, ::testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(HandinHostileArchives, HandinHostileArchive, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<HostileArchive>& info) {
                            return std::string(info.param.name);
                          });
