@@ -4,9 +4,9 @@
 # 90 in all, through the course's referee in the sandbox.
 #   usage: scripts/soccer-grade.sh [HANDIN|BOT_COMMAND] [arena handin grade options...]
 #     HANDIN: a hand-in (folder, zip, tar...), checked and built first as `arena handin check` does;
-#     BOT_COMMAND: a bot program (an executable file, or a command such as "java -cp /abs/dir Bot";
-#     it runs in a folder of its own, so give absolute paths), given the course's arguments (A|B
-#     and the seed); default: build/release/bot.
+#     BOT_COMMAND: a bot program (an executable file, copied into a hand-in folder of its own), or a
+#     command such as "java -cp /abs/dir Bot" (absolute paths the sandbox shows: not /tmp), given
+#     the course's arguments (A|B and the seed); default: build/release/bot.
 #   env:   ARENA=path/to/arena  TIME=seconds per turn (10)  LEVELS=engine levels too (none)
 #          KEEP=dir to keep the hand-in's files (default: a temporary folder)
 set -euo pipefail
@@ -21,11 +21,15 @@ handin="$bot"
 if [ -d "$bot" ] || { [ -f "$bot" ] && [ ! -x "$bot" ]; }; then
   :  # a hand-in
 else
-  # A bot command: a folder whose prebuilt `bot` runs it (the course's convention).
+  # A bot: a folder whose prebuilt `bot` is it (the course's convention). A program is copied in,
+  # since the sandbox hides most of the machine (/tmp among it); a command is run as it is.
   handin="$work/handin"
   mkdir -p "$handin"
-  if [ -f "$bot" ]; then bot="$(cd "$(dirname "$bot")" && pwd)/$(basename "$bot")"; fi
-  printf '#!/bin/sh\nexec %s "$@"\n' "$bot" >"$handin/bot"
+  if [ -f "$bot" ]; then
+    cp "$bot" "$handin/bot"
+  else
+    printf '#!/bin/sh\nexec %s "$@"\n' "$bot" >"$handin/bot"
+  fi
   chmod +x "$handin/bot"
 fi
 out="${KEEP:-$work/out}"
