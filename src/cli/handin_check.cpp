@@ -3,164 +3,17 @@
 // object instead. Exit status 0 accepted, 1 rejected, 2 bad usage. See docs/handin.md.
 #include <fmt/format.h>
 
-#include <ctime>
-
 #include "cli/commands.hpp"
-#include "cli/handin_build.hpp"
-#include "cli/handin_flags.hpp"
-#include "cli/handin_report.hpp"
-#include "cli/handin_smoke.hpp"
-#include "handin/convention.hpp"
-#include "handin/unpack.hpp"
+#include "cli/handin_grade.hpp"
+#include "cli/handin_prepare.hpp"
 
 namespace arena::cli {
 namespace {
 
-namespace fs = std::filesystem;
-
-struct CheckOptions {
-  std::string game;
-  fs::path input;
-  fs::path out;
-  bool json = false;
-  int move_time_ms = 0;
-  SandboxMode sandbox = SandboxMode::Auto;
-  int build_timeout_s = 300;
-  double build_memory_mb = 2048;
-  int build_processes = 256;
-  double log_limit_mb = 4;
-  std::string forbid_flags;
-};
-
-// handin-<name>-<YYYYmmdd-HHMMSS> in the working directory: "alice.tar.gz" gives "alice".
-fs::path default_out(const fs::path& input) {
-  std::string name = fs::absolute(input).lexically_normal().filename().string();
-  if (name.empty()) name = fs::absolute(input).lexically_normal().parent_path().filename();
-  for (const char* ext : {".tar.gz", ".tar.xz", ".tgz", ".tar", ".zip", ".jar"})
-    if (name.size() > std::string_view(ext).size() && name.ends_with(ext)) {
-      name.resize(name.size() - std::string_view(ext).size());
-      break;
-    }
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  ::localtime_r(&now, &local);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
-  return fs::current_path() / fmt::format("handin-{}-{}", name, stamp);
-}
-
-std::string build_words(const std::vector<std::string>& argv) {
-  std::string s;
-  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
-  return s;
-}
-
 int check(const CheckOptions& o) {
-  const GameInfo& game = game_named(o.game);
-  const fs::path out = fs::absolute(o.out.empty() ? default_out(o.input) : o.out);
-  const fs::path dest = out / "agent";
-  if (fs::exists(dest)) {
-    fmt::print(stderr, "error: {} exists already: give another --out\n", dest.string());
-    return 2;
-  }
-  fs::create_directories(out);
   HandinReport report(o.json);
-
-  handin::UnpackResult unpacked = handin::unpack(o.input, dest);
-  if (!unpacked.ok) {
-    // The verdict says "rejected" already: the reason and the entry, without "refused:".
-    const std::string why = unpacked.entry.empty()
-                                ? unpacked.reason
-                                : fmt::format("{}: '{}'", unpacked.reason, unpacked.entry);
-    report.stage("unpack", false, unpacked.message());
-    return report.finish(out, false, why);
-  }
-  const fs::path root = unpacked.root;
-  report.stage(
-      "unpack", true,
-      fmt::format("{}, {} file(s), {} bytes, in {}", handin::input_kind_name(unpacked.kind),
-                  unpacked.files, unpacked.bytes, root.string()));
-
-  const auto recipe = handin::find_recipe(game.name, root);
-  if (!recipe) {
-    report.stage("recipe", false, recipe.error);
-    return report.finish(out, false, recipe.error);
-  }
-  report.stage("recipe", true, recipe.value->how);
-  report.set_how(recipe.value->how);
-
-  // The Makefile is read before anything runs: a forbidden flag needs no build to be seen.
-  if (!o.forbid_flags.empty())
-    if (const fs::path makefile = makefile_of(root); !makefile.empty())
-      if (auto f = find_forbidden_flag(makefile, o.forbid_flags, false)) {
-        const std::string why =
-            fmt::format("forbidden flag {} in {}: {}", f->word, f->where, f->line);
-        report.stage("flags", false, why);
-        return report.finish(out, false, why);
-      }
-
-  std::string build_note = "no build";
-  if (recipe.value->build) {
-    BuildLimits limits;
-    limits.timeout = std::chrono::seconds(o.build_timeout_s);
-    limits.memory_bytes = static_cast<std::uint64_t>(o.build_memory_mb * kMiB);
-    limits.max_processes = o.build_processes;
-    limits.log_bytes = static_cast<std::uint64_t>(o.log_limit_mb * kMiB);
-    const fs::path log = out / "build.log";
-    const BuildOutcome built = run_build(*recipe.value->build, root, log, limits, o.sandbox);
-    build_note = fmt::format("build {:.1f} s", built.seconds);
-    if (!built.ok) {
-      report.stage("build", false,
-                   fmt::format("{} after {:.1f} s; the log's end ({}):", built.failure,
-                               built.seconds, log.string()),
-                   built.seconds, built.status);
-      report.quote(last_lines(log, 20));
-      return report.finish(out, false, built.failure);
-    }
-    report.stage("build", true,
-                 fmt::format("{} in {:.1f} s (log {})", build_words(*recipe.value->build),
-                             built.seconds, log.string()),
-                 built.seconds, built.status);
-    if (!o.forbid_flags.empty())
-      if (auto f = find_forbidden_flag(log, o.forbid_flags, true)) {
-        const std::string why =
-            fmt::format("forbidden flag {} in {}: {}", f->word, f->where, f->line);
-        report.stage("flags", false, why);
-        return report.finish(out, false, why);
-      }
-  }
-
-  const auto run = handin::choose_run(*recipe.value, root);
-  if (!run) {
-    report.stage("run", false, run.error);
-    return report.finish(out, false, run.error);
-  }
-  report.stage("run", true, *run.value);
-  report.set_run(*run.value);
-
-  SmokeOptions smoke;
-  smoke.command = *run.value;
-  smoke.root = root;
-  smoke.dir = out / "smoke";
-  smoke.move_time_ms = o.move_time_ms;
-  smoke.sandbox = o.sandbox;
-  smoke.arena_binary = own_binary();
-  std::string games;
-  for (Side side : {Side::White, Side::Black}) {
-    const SmokeGame g = play_smoke_game(game, smoke, side);
-    report.game(g);
-    const std::string stage = fmt::format("game {}", side == Side::White ? 1 : 2);
-    if (g.fault) {
-      const std::string why = fmt::format("as {} it lost by its own fault: {} ({})",
-                                          side_name(side), g.reason, g.detail);
-      report.stage(stage, false, why + "; its log's end:");
-      report.quote(g.log_tail);
-      return report.finish(out, false, why);
-    }
-    report.stage(stage, true, g.summary(), g.seconds);
-    games += "; " + g.summary();
-  }
-  return report.finish(out, true, fmt::format("{} ({}{})", *run.value, build_note, games));
+  const CheckedHandin c = check_handin(game_named(o.game), o, report);
+  return report.finish(c.out, c.accepted, c.reason);
 }
 
 }  // namespace
@@ -173,39 +26,7 @@ void add_handin(CLI::App& app, int& exit_code) {
       "Unpack a hand-in safely, build it in the sandbox, and play two smoke games against the "
       "random player; prints one verdict line (exit 0 accepted, 1 rejected)");
   auto o = std::make_shared<CheckOptions>();
-  add_game_argument(*cmd, o->game);
-  cmd->add_option("path", o->input, "The hand-in: a zip, tar, tar.gz, tar.xz, jar or folder")
-      ->required();
-  cmd->add_option("--out", o->out,
-                  "Where its files go (default: handin-NAME-YYYYmmdd-HHMMSS here): agent/, "
-                  "build.log, smoke/, verdict.json");
-  cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
-  cmd->add_option("--move-time", o->move_time_ms,
-                  "Milliseconds per move in the smoke games (default: the game's course limit)")
-      ->check(CLI::Range(1, 3'600'000));
-  cmd->add_option("--sandbox", o->sandbox,
-                  "auto: confine the build and the agent with what this machine allows; "
-                  "required: refuse without every protection; off: plain child processes")
-      ->transform(one_of<SandboxMode>({{"auto", SandboxMode::Auto},
-                                       {"required", SandboxMode::Required},
-                                       {"off", SandboxMode::Off}}))
-      ->default_str("auto");
-  cmd->add_option("--build-timeout", o->build_timeout_s, "Seconds the build may take")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
-  cmd->add_option("--build-memory", o->build_memory_mb, "MB of memory the build may use")
-      ->capture_default_str()
-      ->check(CLI::Range(16.0, 1048576.0));
-  cmd->add_option("--build-processes", o->build_processes,
-                  "Processes and threads the build may run at once")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  cmd->add_option("--log-limit", o->log_limit_mb, "MB of the build's output kept (its end)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.001, 65536.0));
-  cmd->add_option("--forbid-flags", o->forbid_flags,
-                  "Reject a hand-in whose Makefile or compiler lines hold a word matching this "
-                  "glob, e.g. '-O*'");
+  add_check_options(*cmd, *o, "smoke games", "agent/, build.log, smoke/, verdict.json");
   cmd->callback([o, &exit_code] {
     try {
       exit_code = check(*o);
@@ -214,6 +35,7 @@ void add_handin(CLI::App& app, int& exit_code) {
       exit_code = 2;
     }
   });
+  add_handin_grade(*handin, exit_code);
 }
 
 }  // namespace arena::cli

@@ -34,6 +34,7 @@ int HandinReport::finish(const std::filesystem::path& out, bool accepted,
                       {"games", games_},
                       {"out", out.string()}};
   if (!quoted_.empty()) v["quoted"] = quoted_;
+  if (!grade_.is_null()) v["grade"] = grade_;
   std::ofstream(out / "verdict.json") << v.dump(2) << "\n";
   fmt::print("{}\n", json_ ? v.dump() : line);
   std::fflush(stdout);

@@ -1,6 +1,6 @@
 #pragma once
-// What `arena handin check` tells: one line per stage as it passes (or nothing with --json), then
-// one verdict line or one JSON object, and the same object in OUT/verdict.json.
+// What `arena handin check` (and grade) tells: one line per stage as it passes (or nothing with
+// --json), then one verdict line or one JSON object, and the same object in OUT/verdict.json.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -20,6 +20,8 @@ class HandinReport {
   void game(const SmokeGame& g) { games_.push_back(g.to_json()); }
   void set_how(std::string how) { how_ = std::move(how); }
   void set_run(std::string run) { run_ = std::move(run); }
+  // `arena handin grade`'s grade: the object's "grade" member.
+  void set_grade(nlohmann::json grade) { grade_ = std::move(grade); }
   // Prints the verdict, writes out/verdict.json; gives the exit status (0 accepted, 1 rejected).
   int finish(const std::filesystem::path& out, bool accepted, const std::string& reason);
 
@@ -28,6 +30,7 @@ class HandinReport {
   nlohmann::json stages_ = nlohmann::json::array();
   nlohmann::json games_ = nlohmann::json::array();
   std::string quoted_, how_, run_;
+  nlohmann::json grade_;
 };
 
 }  // namespace arena::cli

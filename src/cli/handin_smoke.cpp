@@ -22,7 +22,8 @@ constexpr int kSmokeMovesPerPlayer = 10;
 constexpr std::string_view kFaults[] = {"timeout",    "illegal-move", "crash",
                                         "disconnect", "memory-limit", "too-many-processes"};
 
-tournament::EventSettings smoke_settings(const GameInfo& game, const SmokeOptions& o) {
+tournament::EventSettings game_settings(const GameInfo& game, const SmokeOptions& o,
+                                        const HandinGameSpec& spec) {
   tournament::EventSettings s;
   s.game = std::string(game.name);
   Participant agent;
@@ -31,13 +32,11 @@ tournament::EventSettings smoke_settings(const GameInfo& game, const SmokeOption
   agent.command = o.command;
   agent.spec = "command " + o.command;
   agent.dir = o.root;
-  Participant random;
-  random.name = "random";
-  random.kind = AgentKind::Random;
-  random.spec = "random";
-  s.participants = {agent, random};
+  Participant opponent = spec.opponent;
+  if (opponent.name.empty() || opponent.name == agent.name) opponent.name = "opponent";
+  s.participants = {agent, opponent};
   s.move_time_ms = o.move_time_ms;
-  if (game.name == "fission" || game.name == "murus")
+  if (spec.short_game && (game.name == "fission" || game.name == "murus"))
     s.rules.moves_per_player = kSmokeMovesPerPlayer;
   // Where the built-in player runs: the check's folder, not the smoke folder (the event folder,
   // which every agent's sandbox hides).
@@ -65,20 +64,34 @@ std::string SmokeGame::summary() const {
 }
 
 SmokeGame play_smoke_game(const GameInfo& game, const SmokeOptions& o, Side side) {
-  const tournament::EventSettings settings = smoke_settings(game, o);
+  HandinGameSpec spec;
+  spec.opponent.name = "random";
+  spec.opponent.kind = AgentKind::Random;
+  spec.opponent.spec = "random";
+  spec.side = side;
+  spec.seed = side == Side::White ? 1 : 2;
+  spec.name = fmt::format("{}-handin-as-{}", side == Side::White ? 1 : 2, side_key(side));
+  spec.short_game = true;
+  return play_handin_game(game, o, spec);
+}
+
+SmokeGame play_handin_game(const GameInfo& game, const SmokeOptions& o,
+                           const HandinGameSpec& spec) {
+  const Side side = spec.side;
+  const tournament::EventSettings settings = game_settings(game, o, spec);
   const SandboxPlan plan = plan_sandbox(settings.sandbox, tournament::agent_channel(game));
   const Participant& agent = settings.participants[0];
-  const Participant& random = settings.participants[1];
+  const Participant& opponent = settings.participants[1];
   fs::create_directories(o.dir);
   tournament::MatchRequest req;
   req.game = &game;
   req.settings = &settings;
-  req.white = side == Side::White ? &agent : &random;
-  req.black = side == Side::White ? &random : &agent;
-  req.seed = side == Side::White ? 1 : 2;
+  req.white = side == Side::White ? &agent : &opponent;
+  req.black = side == Side::White ? &opponent : &agent;
+  req.seed = spec.seed;
   req.move_time_ms = o.move_time_ms > 0 ? o.move_time_ms : game.default_move_time_ms;
   req.arena_binary = o.arena_binary;
-  req.stem = o.dir / fmt::format("{}-handin-as-{}", side == Side::White ? 1 : 2, side_key(side));
+  req.stem = o.dir / spec.name;
   req.sandbox = &plan;
   req.event_dir = o.dir;
   const auto began = Clock::now();

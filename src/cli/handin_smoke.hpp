@@ -11,11 +11,12 @@
 #include "core/side.hpp"
 #include "games/registry.hpp"
 #include "referee/sandbox.hpp"
+#include "tournament/participants.hpp"
 
 namespace arena::cli {
 
 struct SmokeOptions {
-  std::string command;         // the run template (handin/command_template.hpp)
+  std::string command;         // the run template (handin/command_template.hpp), or a command
   std::filesystem::path root;  // the hand-in's folder: the agent's own, read-only
   std::filesystem::path dir;   // the records and logs go here
   int move_time_ms = 0;        // 0: the game's course default
@@ -39,7 +40,20 @@ struct SmokeGame {
   std::string summary() const;
 };
 
-// Plays one game, the hand-in on `side`.
+// Plays one smoke game against the random player, the hand-in on `side`.
 SmokeGame play_smoke_game(const GameInfo& game, const SmokeOptions& options, Side side);
+
+// One game of the hand-in against `opponent` (`arena handin grade` plays its grading games
+// through this too): `name` is the files' stem in options.dir; `short_game` cuts Fission and
+// Murus Gallicus to ten moves each.
+struct HandinGameSpec {
+  tournament::Participant opponent;
+  Side side = Side::White;  // the hand-in's
+  std::uint64_t seed = 1;
+  std::string name;
+  bool short_game = false;
+};
+SmokeGame play_handin_game(const GameInfo& game, const SmokeOptions& options,
+                           const HandinGameSpec& spec);
 
 }  // namespace arena::cli
