@@ -12,6 +12,7 @@
 #include "cli/handin_smoke.hpp"
 #include "handin/convention.hpp"
 #include "handin/unpack.hpp"
+#include "referee/child_process.hpp"
 
 namespace arena::cli {
 namespace {
@@ -64,6 +65,8 @@ int check(const CheckOptions& o) {
     return 2;
   }
   fs::create_directories(out);
+  // A batch stops an overlong check with SIGTERM: its build and agents end with it.
+  end_children_on_signals();
   HandinReport report(o.json);
 
   handin::UnpackResult unpacked = handin::unpack(o.input, dest);
@@ -76,6 +79,7 @@ int check(const CheckOptions& o) {
     return report.finish(out, false, why);
   }
   const fs::path root = unpacked.root;
+  report.set_root(root.string());
   report.stage(
       "unpack", true,
       fmt::format("{}, {} file(s), {} bytes, in {}", handin::input_kind_name(unpacked.kind),
@@ -206,6 +210,7 @@ void add_handin(CLI::App& app, int& exit_code) {
   cmd->add_option("--forbid-flags", o->forbid_flags,
                   "Reject a hand-in whose Makefile or compiler lines hold a word matching this "
                   "glob, e.g. '-O*'");
+  add_handin_batch(*handin, exit_code);
   cmd->callback([o, &exit_code] {
     try {
       exit_code = check(*o);

@@ -20,6 +20,8 @@ class HandinReport {
   void game(const SmokeGame& g) { games_.push_back(g.to_json()); }
   void set_how(std::string how) { how_ = std::move(how); }
   void set_run(std::string run) { run_ = std::move(run); }
+  // The hand-in's root (where it builds and runs): a tournament's dir= for it.
+  void set_root(std::string root) { root_ = std::move(root); }
   // Prints the verdict, writes out/verdict.json; gives the exit status (0 accepted, 1 rejected).
   int finish(const std::filesystem::path& out, bool accepted, const std::string& reason);
 
@@ -27,7 +29,7 @@ class HandinReport {
   bool json_;
   nlohmann::json stages_ = nlohmann::json::array();
   nlohmann::json games_ = nlohmann::json::array();
-  std::string quoted_, how_, run_;
+  std::string quoted_, how_, run_, root_;
 };
 
 }  // namespace arena::cli
