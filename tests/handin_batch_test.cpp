@@ -29,16 +29,16 @@ using testing::Process;
 using testing::TempDir;
 using testing::TestArchive;
 
-struct Run {
+struct Outcome {
   int exit = -1;
   std::string out, err;
 };
 
-Run arena(const std::vector<std::string>& args, std::chrono::seconds timeout = 120s) {
+Outcome arena(const std::vector<std::string>& args, std::chrono::seconds timeout = 120s) {
   std::vector<std::string> argv = {ARENA_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   Process p(argv);
-  Run r;
+  Outcome r;
   r.exit = p.wait(timeout).value_or(-1);
   r.out = p.out();
   r.err = p.err();
@@ -91,7 +91,7 @@ class HandinBatch : public ::testing::Test {
     a.close();
   }
 
-  Run batch() {
+  Outcome batch() {
     return arena({"handin", "batch", "fission", cohort.string(), "--out", out.string(),
                   "--move-time", "500", "-j", "2"});
   }
@@ -107,7 +107,7 @@ class HandinBatch : public ::testing::Test {
 };
 
 TEST_F(HandinBatch, CohortReportsTournamentAndRerun) {
-  const Run first = batch();
+  const Outcome first = batch();
   ASSERT_EQ(first.exit, 0) << first.out << first.err;
   EXPECT_NE(first.err.find("skipped: notes.txt (not a hand-in"), std::string::npos) << first.err;
   EXPECT_NE(first.err.find("skipped: .hidden.zip (hidden)"), std::string::npos) << first.err;
@@ -143,14 +143,16 @@ TEST_F(HandinBatch, CohortReportsTournamentAndRerun) {
 
   // The accepted agents play a tournament from participants.txt as it is.
   const std::string participants = read(out / "participants.txt");
-  EXPECT_NE(participants.find("alice: dir=" + (out / "students/alice/agent/alice").string() +
-                              " command "),
+  EXPECT_EQ(by["alice"]["file"], "alice/");
+  EXPECT_NE(participants.find("alice: dir=" + by["alice"]["root"].get<std::string>() + " command " +
+                              by["alice"]["run"].get<std::string>() + "\n"),
             std::string::npos)
       << participants;
+  EXPECT_EQ(by["bob"]["root"], (out / "students/bob/agent/bob").string());
   EXPECT_NE(participants.find("\nbob: dir="), std::string::npos) << participants;
-  const Run event = arena({"tournament", "fission", "-f", (out / "participants.txt").string(),
-                           "--out", (tmp.path() / "event").string(), "--move-time", "500",
-                           "--moves-per-player", "10", "-q"});
+  const Outcome event = arena({"tournament", "fission", "-f", (out / "participants.txt").string(),
+                               "--out", (tmp.path() / "event").string(), "--move-time", "500",
+                               "--moves-per-player", "10", "-q"});
   ASSERT_EQ(event.exit, 0) << event.out << event.err;
   const auto results = nlohmann::json::parse(read(tmp.path() / "event" / "results.json"));
   EXPECT_EQ(results["complete"], true) << results.dump(2);
@@ -158,7 +160,7 @@ TEST_F(HandinBatch, CohortReportsTournamentAndRerun) {
   for (const auto& st : results["standings"]) EXPECT_EQ(st["fault_losses"], 0) << results.dump(2);
 
   // Nothing changed: nothing is checked again.
-  const Run second = batch();
+  const Outcome second = batch();
   ASSERT_EQ(second.exit, 0) << second.err;
   EXPECT_NE(second.err.find("0 to check, 4 unchanged"), std::string::npos) << second.err;
   for (const auto& [name, s] : students()) EXPECT_EQ(s.second, 1) << name;
@@ -166,7 +168,7 @@ TEST_F(HandinBatch, CohortReportsTournamentAndRerun) {
   // Carol fixes her hand-in, Dave's is withdrawn: only Carol is checked, Dave leaves the report.
   write_carol(fission_manifest("random"));
   fs::remove(cohort / "dave<b>.zip");
-  const Run third = batch();
+  const Outcome third = batch();
   ASSERT_EQ(third.exit, 0) << third.err;
   EXPECT_NE(third.err.find("[1/1] carol accepted"), std::string::npos) << third.err;
   const auto s = students();
@@ -183,7 +185,7 @@ TEST_F(HandinBatch, OtherOptionsRedoEveryone) {
   fs::create_directories(cohort);
   write_carol(R"({"build": "exit 3", "run": "./x {host} {port}"})");
   ASSERT_EQ(batch().exit, 0);
-  const Run again = arena(
+  const Outcome again = arena(
       {"handin", "batch", "fission", cohort.string(), "--out", out.string(), "--move-time", "400"});
   ASSERT_EQ(again.exit, 0) << again.err;
   EXPECT_NE(again.err.find("[1/1] carol rejected"), std::string::npos) << again.err;

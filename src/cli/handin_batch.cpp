@@ -112,11 +112,11 @@ class Batch {
 
     const int jobs = std::max(
         1, std::min<int>(o_.jobs > 0 ? o_.jobs : default_jobs(o_), static_cast<int>(todo_.size())));
-    fmt::print(stderr, "{} hand-ins in {}: {} to {}, {} unchanged{}; {} at once\n", results_.size(),
+    fmt::print(stderr, "{} hand-ins in {}: {} to {}, {} unchanged{}{}\n", results_.size(),
                o_.dir.string(), todo_.size(), o_.grade ? "grade" : "check",
                results_.size() - todo_.size() - problems(),
                problems() ? fmt::format(", {} not checked", problems()) : "",
-               todo_.empty() ? 0 : jobs);
+               todo_.empty() ? "" : fmt::format("; {} at once", jobs));
     save();
     const auto start = Clock::now();
     std::vector<std::thread> workers;

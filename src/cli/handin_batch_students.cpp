@@ -73,7 +73,9 @@ Listing list_handins(const fs::path& dir, const fs::path& out) {
       listing.skipped.emplace_back(shown, "neither a file nor a folder");
       continue;
     }
-    by_name[student_name(stem)].push_back(HandIn{student_name(stem), shown, path, {}});
+    const bool folder = stem == file;
+    by_name[student_name(stem)].push_back(
+        HandIn{student_name(stem), folder ? shown + "/" : shown, path, {}});
   }
   if (ec) throw std::runtime_error(fmt::format("cannot read {}: {}", dir.string(), ec.message()));
   for (auto& [name, handins] : by_name) {
@@ -82,6 +84,8 @@ Listing list_handins(const fs::path& dir, const fs::path& out) {
       continue;
     }
     // One row for the name, naming every file that gives it.
+    std::sort(handins.begin(), handins.end(),
+              [](const HandIn& a, const HandIn& b) { return a.file < b.file; });
     std::string files;
     for (const auto& h : handins) files += (files.empty() ? "" : ", ") + h.file;
     listing.handins.push_back(
