@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/handin_batch.hpp"
+#include "core/text.hpp"
 #include "referee/child_process.hpp"
 
 namespace arena::cli {
@@ -152,7 +153,19 @@ StudentResult run_child_check(const BatchOptions& o, const HandIn& h, const fs::
   }
   if (!j.is_object() || !j.contains("verdict") || !j["verdict"].is_string() ||
       (j["verdict"] != "accepted" && j["verdict"] != "rejected")) {
-    auto r = error_result(h, fmt::format("the check gave no verdict ({})", how), tail(log, 20));
+    // Why, in the child's words: its "error: ..." line, else its output's first line.
+    const std::string quoted = tail(log, 20);
+    std::string why;
+    std::istringstream lines(quoted);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.starts_with("  | ")) line = line.substr(4);
+      if (why.empty() || line.starts_with("error")) why = line;
+    }
+    const std::string last = why;
+    auto r = error_result(h,
+                          fmt::format("the check gave no verdict ({}){}", how,
+                                      last.empty() ? "" : ": " + printable(last, 160)),
+                          quoted);
     r.seconds = seconds;
     return r;
   }
