@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev ccache
   libasio-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
   libarchive-dev  # unpacking hand-ins (docs/handin.md)
+  libsodium-dev pkg-config  # hand-ins' hashes (arena handin batch)
   default-jdk-headless
   bubblewrap util-linux  # the agents' sandbox (docs/sandbox.md)
   slurm-wlm munge  # the test of tournaments on a Slurm cluster (tests/slurm)

@@ -46,6 +46,8 @@ void add_engine(CLI::App& app, int& exit_code);
 void add_endgames(CLI::App& app, int& exit_code);
 // `arena handin check GAME PATH` (handin_check.cpp).
 void add_handin(CLI::App& app, int& exit_code);
+// `arena handin batch GAME DIR`: a whole cohort (handin_batch.cpp), added to `handin`.
+void add_handin_batch(CLI::App& handin, int& exit_code);
 
 // The game argument every game command takes, checked against the registry.
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);

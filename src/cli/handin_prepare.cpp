@@ -11,6 +11,7 @@
 #include "cli/handin_smoke.hpp"
 #include "handin/convention.hpp"
 #include "handin/unpack.hpp"
+#include "referee/child_process.hpp"
 
 namespace arena::cli {
 namespace {
@@ -48,6 +49,8 @@ CheckedHandin check_handin(const GameInfo& game, const CheckOptions& o, HandinRe
   if (fs::exists(dest))
     throw std::runtime_error(fmt::format("{} exists already: give another --out", dest.string()));
   fs::create_directories(out);
+  // A batch stops an overlong check with SIGTERM: its build and agents end with it.
+  end_children_on_signals();
   const auto rejected = [&](std::string why) {
     CheckedHandin c;
     c.reason = std::move(why);
@@ -65,6 +68,7 @@ CheckedHandin check_handin(const GameInfo& game, const CheckOptions& o, HandinRe
     return rejected(why);
   }
   const fs::path root = unpacked.root;
+  report.set_root(root.string());
   report.stage(
       "unpack", true,
       fmt::format("{}, {} file(s), {} bytes, in {}", handin::input_kind_name(unpacked.kind),

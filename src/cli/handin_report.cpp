@@ -33,10 +33,13 @@ int HandinReport::finish(const std::filesystem::path& out, bool accepted,
                       {"stages", stages_},
                       {"games", games_},
                       {"out", out.string()}};
+  if (!root_.empty()) v["root"] = root_;
   if (!quoted_.empty()) v["quoted"] = quoted_;
   if (!grade_.is_null()) v["grade"] = grade_;
-  std::ofstream(out / "verdict.json") << v.dump(2) << "\n";
-  fmt::print("{}\n", json_ ? v.dump() : line);
+  // A build log or agent output quoted here need not be UTF-8: bad bytes become U+FFFD.
+  constexpr auto replace = nlohmann::json::error_handler_t::replace;
+  std::ofstream(out / "verdict.json") << v.dump(2, ' ', false, replace) << "\n";
+  fmt::print("{}\n", json_ ? v.dump(-1, ' ', false, replace) : line);
   std::fflush(stdout);
   return accepted ? 0 : 1;
 }

@@ -22,6 +22,8 @@ class HandinReport {
   void set_run(std::string run) { run_ = std::move(run); }
   // `arena handin grade`'s grade: the object's "grade" member.
   void set_grade(nlohmann::json grade) { grade_ = std::move(grade); }
+  // The hand-in's root (where it builds and runs): a tournament's dir= for it.
+  void set_root(std::string root) { root_ = std::move(root); }
   // Prints the verdict, writes out/verdict.json; gives the exit status (0 accepted, 1 rejected).
   int finish(const std::filesystem::path& out, bool accepted, const std::string& reason);
 
@@ -31,6 +33,7 @@ class HandinReport {
   nlohmann::json games_ = nlohmann::json::array();
   std::string quoted_, how_, run_;
   nlohmann::json grade_;
+  std::string quoted_, how_, run_, root_;
 };
 
 }  // namespace arena::cli
