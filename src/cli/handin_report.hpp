@@ -31,9 +31,8 @@ class HandinReport {
   bool json_;
   nlohmann::json stages_ = nlohmann::json::array();
   nlohmann::json games_ = nlohmann::json::array();
-  std::string quoted_, how_, run_;
-  nlohmann::json grade_;
   std::string quoted_, how_, run_, root_;
+  nlohmann::json grade_;
 };
 
 }  // namespace arena::cli
