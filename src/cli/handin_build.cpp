@@ -7,7 +7,7 @@
 #include <fstream>
 #include <thread>
 
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 #include "tournament/served_match.hpp"
 
 namespace arena::cli {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace arena::cli {
 

@@ -10,7 +10,7 @@
 #include "core/time_left.hpp"
 #include "games/registry.hpp"
 #include "protocol/soccer_lines.hpp"
-#include "referee/process_group.hpp"
+#include "sandbox/process_group.hpp"
 
 namespace arena {
 namespace {

@@ -10,9 +10,9 @@
 #include <thread>
 
 #include "core/time_left.hpp"
-#include "referee/child_process.hpp"
-#include "referee/game_network.hpp"
-#include "referee/process_group.hpp"
+#include "sandbox/child_process.hpp"
+#include "sandbox/game_network.hpp"
+#include "sandbox/process_group.hpp"
 #include "tournament/live_record.hpp"
 
 namespace arena::tournament {
