@@ -1,5 +1,6 @@
 #pragma once
-// The sandbox every agent program arena starts runs in (tournament agents, Paper Soccer bots).
+// The sandbox every agent program arena starts runs in (tournament agents, Paper Soccer bots,
+// hand-in builds); sandbox/sandboxed_run.hpp runs a command in it from start to end.
 // Built on the kernel's own mechanisms through well-kept tools, as the judges that universities
 // trust do (DOMjudge's runguard, IOI's isolate):
 //   - a cgroup per agent (sandbox/cgroup.hpp): memory of the whole process tree, its own cores,
