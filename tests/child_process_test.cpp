@@ -1,6 +1,6 @@
 // The referee's child process runner with real shell commands: lines, deadlines, bounded lines,
 // user-CPU time of the whole process group, closed pipes, and ending every process of a bot.
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 
 #include <gtest/gtest.h>
 

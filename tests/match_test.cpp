@@ -18,7 +18,7 @@
 #include "match/book.hpp"
 #include "match/engine_protocol.hpp"
 #include "match/stats.hpp"
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 #include "search/limits.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"

@@ -5,7 +5,7 @@
 //
 // These tests run one at a time (RUN_SERIAL): they fill memory, fork and spin by design, and one
 // of them compares CPU time.
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -26,9 +26,9 @@
 #include <thread>
 #include <vector>
 
-#include "referee/agent_view.hpp"
-#include "referee/cgroup.hpp"
-#include "referee/shell_words.hpp"
+#include "sandbox/agent_view.hpp"
+#include "sandbox/cgroup.hpp"
+#include "sandbox/shell_words.hpp"
 #include "support/event_files.hpp"
 #include "support/java_tools.hpp"
 #include "support/process.hpp"

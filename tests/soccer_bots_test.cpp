@@ -11,7 +11,7 @@
 
 #include "games/registry.hpp"
 #include "protocol/soccer_lines.hpp"
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 #include "support/files.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"

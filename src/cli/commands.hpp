@@ -10,7 +10,7 @@
 #include "games/registry.hpp"
 #include "referee/course_client.hpp"
 #include "referee/morris_server.hpp"
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace arena::cli {
 

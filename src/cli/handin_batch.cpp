@@ -20,8 +20,8 @@
 #include "cli/handin_batch_report.hpp"
 #include "core/text.hpp"
 #include "handin/content_hash.hpp"
-#include "referee/child_process.hpp"
 #include "referee/record.hpp"
+#include "sandbox/child_process.hpp"
 #include "tournament/match_runner.hpp"
 
 namespace arena::cli {
@@ -292,6 +292,9 @@ void add_handin_batch(CLI::App& handin, int& exit_code) {
   cmd->add_option("--build-timeout", o->build_timeout_s, "Passed to each check")
       ->capture_default_str()
       ->check(CLI::Range(1, 86400));
+  cmd->add_option("--build-cpu", o->build_cpu_s, "Passed to each check (seconds)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 864000));
   cmd->add_option("--build-memory", o->build_memory_mb, "Passed to each check (MB)")
       ->capture_default_str()
       ->check(CLI::Range(16.0, 1048576.0));

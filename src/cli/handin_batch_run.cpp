@@ -13,7 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/handin_batch.hpp"
 #include "core/text.hpp"
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 
 namespace arena::cli {
 namespace {
@@ -60,6 +60,7 @@ nlohmann::json BatchOptions::verdict_options() const {
           {"move_time_ms", move_time_ms},
           {"sandbox", mode_name(sandbox)},
           {"build_timeout_s", build_timeout_s},
+          {"build_cpu_s", build_cpu_s},
           {"build_memory_mb", build_memory_mb},
           {"build_processes", build_processes},
           {"log_limit_mb", log_limit_mb},
@@ -75,9 +76,10 @@ std::vector<std::string> BatchOptions::child_arguments(const fs::path& input,
       mode_name(sandbox)};
   if (move_time_ms > 0) a.insert(a.end(), {"--move-time", std::to_string(move_time_ms)});
   a.insert(a.end(),
-           {"--build-timeout", std::to_string(build_timeout_s), "--build-memory",
-            fmt::format("{}", build_memory_mb), "--build-processes",
-            std::to_string(build_processes), "--log-limit", fmt::format("{}", log_limit_mb)});
+           {"--build-timeout", std::to_string(build_timeout_s), "--build-cpu",
+            std::to_string(build_cpu_s), "--build-memory", fmt::format("{}", build_memory_mb),
+            "--build-processes", std::to_string(build_processes), "--log-limit",
+            fmt::format("{}", log_limit_mb)});
   if (!forbid_flags.empty()) a.insert(a.end(), {"--forbid-flags", forbid_flags});
   return a;
 }

@@ -5,16 +5,14 @@
 
 #include <deque>
 #include <fstream>
-#include <thread>
 
-#include "referee/child_process.hpp"
+#include "sandbox/sandboxed_run.hpp"
 #include "tournament/served_match.hpp"
 
 namespace arena::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 // The sandbox's unprivileged user must own what the build writes into.
 void give_to_agent_user(const fs::path& root, const SandboxPlan& plan) {
@@ -48,46 +46,29 @@ BuildOutcome run_build(const std::vector<std::string>& argv, const fs::path& roo
   // No network at all: a build fetches nothing the hand-in does not hold.
   const SandboxPlan plan = plan_sandbox(mode, AgentChannel::Pipes);
   give_to_agent_user(root, plan);
-  DetachedChildOptions options{tournament::exec_command(argv), root, log, {}, limits.log_bytes};
-  if (plan.any()) {
-    AgentJailSpec spec;
-    spec.limits.memory_bytes = limits.memory_bytes;
-    spec.limits.max_processes = limits.max_processes;
-    spec.limits.log_bytes = limits.log_bytes;
-    spec.own_dir = root;
-    spec.writable = {root};
-    spec.label = "build";
-    options.jail = std::make_unique<AgentJail>(plan, std::move(spec));
-  }
+  AgentJailSpec spec;
+  spec.limits.memory_bytes = limits.memory_bytes;
+  spec.limits.max_processes = limits.max_processes;
+  spec.limits.log_bytes = limits.log_bytes;
+  spec.own_dir = root;
+  spec.writable = {root};
+  spec.label = "build";
+  // Whatever the build left running (a daemon, a forked loop) ends with it.
+  const RunOutcome run =
+      run_sandboxed({tournament::exec_command(argv), root, log, {}, limits.log_bytes}, plan,
+                    std::move(spec), {limits.timeout, limits.cpu_time});
   BuildOutcome out;
-  const auto began = Clock::now();
-  const auto deadline = began + limits.timeout;
-  ChildProcess child(std::move(options));
-  bool late = false;
-  std::optional<LimitBreach> breach;
-  // A broken limit ends the build at once: a fork bomb that keeps its processes alive would
-  // otherwise run until the timeout and be reported as slow.
-  for (int polls = 1; !child.ended(); ++polls) {
-    if (child.jail() && polls % 5 == 0 && (breach = child.jail()->breach())) break;
-    if (Clock::now() >= deadline) {
-      late = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  if (!breach && child.jail()) breach = child.jail()->breach();
-  const bool stopped = !child.ended();  // by the timeout or a broken limit
-  // Whatever the build left running (a daemon, a forked loop) goes with it.
-  child.kill_group();
-  out.seconds = std::chrono::duration<double>(Clock::now() - began).count();
-  out.status = stopped ? "still running" : child.exit_description();
-  if (breach && breach->reason == "memory-limit") {
-    out.failure = "the build broke its memory limit";
-  } else if (breach) {
-    out.failure = "the build broke its process limit";
-  } else if (late) {
+  out.seconds = run.wall.count();
+  out.status = run.by_itself ? run.status : "still running";
+  if (!run.by_itself) {
     out.failure = fmt::format("the build took longer than {} s", limits.timeout.count());
-  } else if (out.status != "exited with status 0") {
+  } else if (run.breach && run.breach->reason == kCpuTimeLimitReason) {
+    out.failure = fmt::format("the build used more than {} s of CPU time", limits.cpu_time.count());
+  } else if (run.breach && run.breach->reason == "memory-limit") {
+    out.failure = "the build broke its memory limit";
+  } else if (run.breach) {
+    out.failure = "the build broke its process limit";
+  } else if (!run.clean) {
     const int code = exit_code_of(out.status);
     out.failure = code >= 0 ? fmt::format("the build failed (exit {})", code)
                             : fmt::format("the build failed ({})", out.status);

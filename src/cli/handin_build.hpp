@@ -8,12 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace arena::cli {
 
 struct BuildLimits {
   std::chrono::seconds timeout{300};
+  std::chrono::seconds cpu_time{600};  // of all its processes together
   std::uint64_t memory_bytes = 2048 * kMiB;
   int max_processes = 256;
   std::uint64_t log_bytes = 4 * kMiB;

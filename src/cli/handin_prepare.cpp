@@ -11,7 +11,7 @@
 #include "cli/handin_smoke.hpp"
 #include "handin/convention.hpp"
 #include "handin/unpack.hpp"
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 
 namespace arena::cli {
 namespace {
@@ -96,6 +96,7 @@ CheckedHandin check_handin(const GameInfo& game, const CheckOptions& o, HandinRe
   if (recipe.value->build) {
     BuildLimits limits;
     limits.timeout = std::chrono::seconds(o.build_timeout_s);
+    limits.cpu_time = std::chrono::seconds(o.build_cpu_s);
     limits.memory_bytes = static_cast<std::uint64_t>(o.build_memory_mb * kMiB);
     limits.max_processes = o.build_processes;
     limits.log_bytes = static_cast<std::uint64_t>(o.log_limit_mb * kMiB);
@@ -178,6 +179,11 @@ void add_check_options(CLI::App& cmd, CheckOptions& o, const std::string& games,
   cmd.add_option("--build-timeout", o.build_timeout_s, "Seconds the build may take")
       ->capture_default_str()
       ->check(CLI::Range(1, 86400));
+  cmd.add_option("--build-cpu", o.build_cpu_s,
+                 "Seconds of CPU time the build may use, all its processes together (needs "
+                 "the sandbox's cgroups)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 864000));
   cmd.add_option("--build-memory", o.build_memory_mb, "MB of memory the build may use")
       ->capture_default_str()
       ->check(CLI::Range(16.0, 1048576.0));

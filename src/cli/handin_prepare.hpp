@@ -8,7 +8,7 @@
 
 #include "cli/handin_report.hpp"
 #include "games/registry.hpp"
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace arena::cli {
 
@@ -20,6 +20,7 @@ struct CheckOptions {
   int move_time_ms = 0;
   SandboxMode sandbox = SandboxMode::Auto;
   int build_timeout_s = 300;
+  int build_cpu_s = 600;
   double build_memory_mb = 2048;
   int build_processes = 256;
   double log_limit_mb = 4;

@@ -10,7 +10,7 @@
 
 #include "core/side.hpp"
 #include "games/registry.hpp"
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 #include "tournament/participants.hpp"
 
 namespace arena::cli {

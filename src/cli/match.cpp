@@ -10,7 +10,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 
 namespace arena::cli {
 namespace {

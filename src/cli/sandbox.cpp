@@ -1,13 +1,13 @@
 // `arena sandbox --check`: what this machine can enforce on agents, before an event; and the
 // sandbox options shared by the commands that start agents.
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "cli/commands.hpp"
-#include "referee/cgroup.hpp"
+#include "sandbox/cgroup.hpp"
 
 namespace arena::cli {
 

@@ -8,8 +8,8 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "referee/agent_start_check.hpp"
-#include "referee/process_group.hpp"
+#include "sandbox/agent_start_check.hpp"
+#include "sandbox/process_group.hpp"
 
 namespace arena::cli {
 

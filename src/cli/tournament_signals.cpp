@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "cli/commands.hpp"
-#include "referee/cgroup.hpp"
-#include "referee/child_process.hpp"
+#include "sandbox/cgroup.hpp"
+#include "sandbox/child_process.hpp"
 #include "tournament/event_runner.hpp"
 
 namespace arena::cli {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/text.hpp"
-#include "referee/child_process.hpp"
 #include "referee/soccer_levels.hpp"
+#include "sandbox/child_process.hpp"
 #include "search/agent_words.hpp"
 #include "search/player.hpp"
 

@@ -10,7 +10,8 @@
 #include "core/time_left.hpp"
 #include "games/registry.hpp"
 #include "protocol/soccer_lines.hpp"
-#include "referee/process_group.hpp"
+#include "sandbox/process_group.hpp"
+#include "sandbox/sandboxed_run.hpp"
 
 namespace arena {
 namespace {
@@ -65,7 +66,7 @@ class SoccerGame {
     for (int p = 0; p < 2; ++p) {
       PipedChildOptions child{o_.commands[p], wire::kMaxLineBytes, o_.bot_stderr, o_.bot_logs[p],
                               o_.bots[p].limits.log_bytes};
-      if (o_.sandbox.any()) child.jail = std::make_unique<AgentJail>(o_.sandbox, o_.bots[p]);
+      child.jail = jail_for(o_.sandbox, o_.bots[p]);  // null when nothing is enforced
       bots_[p] = std::make_unique<ChildProcess>(std::move(child));
     }
     record_path_ = unique_record_path(o_.records_dir);

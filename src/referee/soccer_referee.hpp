@@ -11,9 +11,9 @@
 #include <string>
 
 #include "core/any_game.hpp"
-#include "referee/child_process.hpp"
 #include "referee/record.hpp"
-#include "referee/sandbox.hpp"
+#include "sandbox/child_process.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace arena {
 

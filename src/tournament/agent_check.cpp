@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "games/registry.hpp"
-#include "referee/agent_start_check.hpp"
-#include "referee/child_process.hpp"
+#include "sandbox/agent_start_check.hpp"
+#include "sandbox/child_process.hpp"
 #include "tournament/match_runner.hpp"
 
 namespace arena::tournament {

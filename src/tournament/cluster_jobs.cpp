@@ -6,7 +6,7 @@
 #include <cctype>
 
 #include "games/registry.hpp"
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 #include "tournament/match_runner.hpp"
 #include "tournament/schedule.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "core/rules.hpp"
 #include "core/side.hpp"
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 #include "tournament/participants.hpp"
 
 namespace arena::tournament {

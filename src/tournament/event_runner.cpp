@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "games/registry.hpp"
-#include "referee/cgroup.hpp"
 #include "referee/record.hpp"
+#include "sandbox/cgroup.hpp"
 #include "tournament/agent_check.hpp"
 #include "tournament/journal.hpp"
 #include "tournament/match_runner.hpp"

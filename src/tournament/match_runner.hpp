@@ -15,7 +15,7 @@
 
 #include "games/registry.hpp"
 #include "referee/record.hpp"
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 #include "tournament/event.hpp"
 
 namespace arena::tournament {

@@ -10,9 +10,10 @@
 #include <thread>
 
 #include "core/time_left.hpp"
-#include "referee/child_process.hpp"
-#include "referee/game_network.hpp"
-#include "referee/process_group.hpp"
+#include "sandbox/child_process.hpp"
+#include "sandbox/game_network.hpp"
+#include "sandbox/process_group.hpp"
+#include "sandbox/sandboxed_run.hpp"
 #include "tournament/live_record.hpp"
 
 namespace arena::tournament {
@@ -207,14 +208,12 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
   for (Side side : {Side::White, Side::Black}) {
     auto& a = agents[index(side)];
     if (!a) continue;
-    by_itself[index(side)] = a->wait_exit(forfeit ? kForfeitGrace : kExitGrace);
-    clean[index(side)] = a->exited_cleanly();
-    a->kill_group();
-    status[index(side)] = a->exit_description();
-    if (AgentJail* jail = a->jail()) {
-      if (!broken[index(side)]) broken[index(side)] = jail->breach();
-      usage[index(side)] = jail->usage_json();
-    }
+    const RunOutcome end = finish_run(*a, forfeit ? kForfeitGrace : kExitGrace);
+    by_itself[index(side)] = end.by_itself;
+    clean[index(side)] = end.clean;
+    status[index(side)] = end.status;
+    if (!broken[index(side)]) broken[index(side)] = end.breach;
+    usage[index(side)] = end.usage;
   }
 
   GameRecord record;

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <thread>
 
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 #include "tournament/agent_command.hpp"
 #include "tournament/live_record.hpp"
 #include "tournament/served_match.hpp"

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "protocol/line_splitter.hpp"
-#include "referee/capped_log.hpp"
-#include "referee/sandbox.hpp"
+#include "sandbox/capped_log.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace arena {
 

@@ -1,4 +1,4 @@
-#include "referee/game_network.hpp"
+#include "sandbox/game_network.hpp"
 
 #include <fcntl.h>
 #include <net/if.h>

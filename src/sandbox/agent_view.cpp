@@ -1,8 +1,8 @@
-#include "referee/agent_view.hpp"
+#include "sandbox/agent_view.hpp"
 
 #include <algorithm>
 
-#include "referee/shell_words.hpp"
+#include "sandbox/shell_words.hpp"
 
 namespace arena {
 namespace {

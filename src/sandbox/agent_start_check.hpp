@@ -4,7 +4,7 @@
 // agent lose at its first move; arena refuses such a command instead, naming the path and the fix.
 #include <string>
 
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace arena {
 

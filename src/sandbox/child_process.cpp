@@ -1,4 +1,4 @@
-#include "referee/child_process.hpp"
+#include "sandbox/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -20,7 +20,7 @@
 #include <thread>
 
 #include "core/time_left.hpp"
-#include "referee/process_group.hpp"
+#include "sandbox/process_group.hpp"
 
 extern char** environ;
 

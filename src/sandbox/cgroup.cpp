@@ -1,4 +1,4 @@
-#include "referee/cgroup.hpp"
+#include "sandbox/cgroup.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "referee/capped_log.hpp"
+#include "sandbox/capped_log.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace arena {
 

@@ -1,4 +1,4 @@
-#include "referee/process_group.hpp"
+#include "sandbox/process_group.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

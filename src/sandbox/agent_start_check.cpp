@@ -1,4 +1,4 @@
-#include "referee/agent_start_check.hpp"
+#include "sandbox/agent_start_check.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "referee/agent_view.hpp"
-#include "referee/shell_words.hpp"
+#include "sandbox/agent_view.hpp"
+#include "sandbox/shell_words.hpp"
 
 namespace arena {
 namespace {

@@ -1,4 +1,4 @@
-#include "referee/shell_words.hpp"
+#include "sandbox/shell_words.hpp"
 
 #include <algorithm>
 #include <array>

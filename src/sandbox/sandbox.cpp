@@ -1,4 +1,4 @@
-#include "referee/sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -19,8 +19,8 @@
 #include <thread>
 
 #include "core/text.hpp"
-#include "referee/agent_view.hpp"
-#include "referee/game_network.hpp"
+#include "sandbox/agent_view.hpp"
+#include "sandbox/game_network.hpp"
 
 extern char** environ;
 

@@ -1,15 +1,16 @@
 #pragma once
-// The sandbox every agent program arena starts runs in (tournament agents, Paper Soccer bots).
+// The sandbox every agent program arena starts runs in (tournament agents, Paper Soccer bots,
+// hand-in builds); sandbox/sandboxed_run.hpp runs a command in it from start to end.
 // Built on the kernel's own mechanisms through well-kept tools, as the judges that universities
 // trust do (DOMjudge's runguard, IOI's isolate):
-//   - a cgroup per agent (referee/cgroup.hpp): memory of the whole process tree, its own cores,
+//   - a cgroup per agent (sandbox/cgroup.hpp): memory of the whole process tree, its own cores,
 //     a bound on its tasks, its CPU time and peak memory;
 //   - bubblewrap (bwrap): mount, PID, IPC and UTS namespaces: the system read-only, the agent's
 //     own folder read-only, a private scratch folder and /tmp, nothing else of the machine's files;
-//   - a network namespace per game (referee/game_network.hpp) or none at all for a bot that talks
+//   - a network namespace per game (sandbox/game_network.hpp) or none at all for a bot that talks
 //     on stdin/stdout;
 //   - setpriv (util-linux): an unprivileged user when arena runs as root.
-// The output cap (referee/capped_log.hpp) needs none of these. See docs/sandbox.md.
+// The output cap (sandbox/capped_log.hpp) needs none of these. See docs/sandbox.md.
 #include <sys/types.h>
 
 #include <array>
@@ -23,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "referee/cgroup.hpp"
+#include "sandbox/cgroup.hpp"
 
 namespace arena {
 
