@@ -24,6 +24,7 @@ struct CheckOptions {
   fs::path out;
   bool json = false;
   int move_time_ms = 0;
+  int smoke_plies = kDefaultSmokePlies;
   SandboxMode sandbox = SandboxMode::Auto;
   int build_timeout_s = 300;
   double build_memory_mb = 2048;
@@ -143,6 +144,7 @@ int check(const CheckOptions& o) {
   smoke.root = root;
   smoke.dir = out / "smoke";
   smoke.move_time_ms = o.move_time_ms;
+  smoke.max_plies = o.smoke_plies;
   smoke.sandbox = o.sandbox;
   smoke.arena_binary = own_binary();
   std::string games;
@@ -183,6 +185,11 @@ void add_handin(CLI::App& app, int& exit_code) {
   cmd->add_option("--move-time", o->move_time_ms,
                   "Milliseconds per move in the smoke games (default: the game's course limit)")
       ->check(CLI::Range(1, 3'600'000));
+  cmd->add_option("--smoke-plies", o->smoke_plies,
+                  "Stop each smoke game after this many plies, a draw (ply-limit); 0: play the "
+                  "games to their end")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100'000));
   cmd->add_option("--sandbox", o->sandbox,
                   "auto: confine the build and the agent with what this machine allows; "
                   "required: refuse without every protection; off: plain child processes")

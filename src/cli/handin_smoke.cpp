@@ -16,9 +16,6 @@ using Clock = std::chrono::steady_clock;
 using tournament::AgentKind;
 using tournament::Participant;
 
-// Fission and Murus Gallicus games are cut short: ten moves each show that the agent plays.
-constexpr int kSmokeMovesPerPlayer = 10;
-
 constexpr std::string_view kFaults[] = {"timeout",    "illegal-move", "crash",
                                         "disconnect", "memory-limit", "too-many-processes"};
 
@@ -37,8 +34,12 @@ tournament::EventSettings smoke_settings(const GameInfo& game, const SmokeOption
   random.spec = "random";
   s.participants = {agent, random};
   s.move_time_ms = o.move_time_ms;
-  if (game.name == "fission" || game.name == "murus")
-    s.rules.moves_per_player = kSmokeMovesPerPlayer;
+  if (o.max_plies > 0) {
+    // The time cap of a game of that many plies (as game_time_cap() counts), not of a whole one.
+    const long long move_time = o.move_time_ms > 0 ? o.move_time_ms : game.default_move_time_ms;
+    const long long once = 2LL * s.connect_timeout_ms + s.warmup_ms + o.max_plies * move_time;
+    s.game_timeout_ms = static_cast<int>(std::min<long long>(2 * once + 60'000, 1'000'000'000));
+  }
   // Where the built-in player runs: the check's folder, not the smoke folder (the event folder,
   // which every agent's sandbox hides).
   s.working_dir = o.dir.parent_path();
@@ -81,6 +82,7 @@ SmokeGame play_smoke_game(const GameInfo& game, const SmokeOptions& o, Side side
   req.stem = o.dir / fmt::format("{}-handin-as-{}", side == Side::White ? 1 : 2, side_key(side));
   req.sandbox = &plan;
   req.event_dir = o.dir;
+  req.max_plies = o.max_plies;
   const auto began = Clock::now();
   req.deadline = began + tournament::game_time_cap(game, settings);
   GameRecord record = tournament::match_runner_for(game)->play(req);

@@ -14,11 +14,17 @@
 
 namespace arena::cli {
 
+// Ten moves each: enough to see an agent play, short enough for one that thinks a minute a move.
+inline constexpr int kDefaultSmokePlies = 20;
+
 struct SmokeOptions {
   std::string command;         // the run template (handin/command_template.hpp)
   std::filesystem::path root;  // the hand-in's folder: the agent's own, read-only
   std::filesystem::path dir;   // the records and logs go here
   int move_time_ms = 0;        // 0: the game's course default
+  // Each game is stopped after this many plies (its opening shows the agent starts, speaks the
+  // protocol and moves legally in time); 0: played to its end.
+  int max_plies = kDefaultSmokePlies;
   SandboxMode sandbox = SandboxMode::Auto;
   std::filesystem::path arena_binary;
 };
