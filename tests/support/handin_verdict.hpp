@@ -54,7 +54,9 @@ inline bool process_with(const std::string& marker) {
 inline void expect_nothing_left(const HandinVerdict& v, const std::string& marker,
                                 const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
-  if (!marker.empty()) EXPECT_FALSE(process_with(marker)) << "left running: " << marker;
+  if (!marker.empty()) {
+    EXPECT_FALSE(process_with(marker)) << "left running: " << marker;
+  }
   const std::string cgroup = "arena-" + std::to_string(v.pid);
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator("/sys/fs/cgroup", ec);
