@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "support/process.hpp"
+#include "process.hpp"
 
 namespace arena::testing {
 
