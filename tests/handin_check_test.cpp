@@ -254,6 +254,51 @@ TEST_F(HandinCheckJava, JarWithoutMainClassIsRejected) {
   EXPECT_NE(v.last_line.find("Main-Class"), std::string::npos) << v.out;
 }
 
+// A jar without Main-Class that arena.json runs anyway: the JVM's complaint, named.
+TEST_F(HandinCheckJava, JarWithoutMainClassThroughManifestIsNamed) {
+  TempDir tmp;
+  const fs::path root = tmp.path() / "student";
+  fs::create_directories(root);
+  make_jar(root, "");
+  std::ofstream(root / "arena.json") << R"({"run": "java -jar agent.jar {side}"})";
+  const Verdict v = check({"morris", root.string(), "--out", (tmp.path() / "check").string()});
+  EXPECT_EQ(v.exit, 1) << v.out << v.err;
+  EXPECT_EQ(v.last_line.rfind("rejected: as White it lost by its own fault: crash (White (handin) "
+                              "exited with status 1 before connecting to the server (port ",
+                              0),
+            0u)
+      << v.out;
+  EXPECT_NE(v.last_line.find("; the jar has no Main-Class (java: no main manifest attribute))"),
+            std::string::npos)
+      << v.out;
+}
+
+// An agent that thinks long (here 700 ms a move) is checked in seconds: its games are stopped
+// after a few plies.
+TEST_F(HandinCheckJava, SlowThinkerIsCheckedQuicklyWithSmokePlies) {
+  TempDir tmp;
+  const fs::path root = tmp.path() / "student";
+  fs::create_directories(root);
+  make_jar(root, "RandomMulinoAgent");
+  std::ofstream(root / "arena.json") << R"({"run": "java -jar agent.jar {side} 700"})";
+  const fs::path out = tmp.path() / "check";
+  const auto began = std::chrono::steady_clock::now();
+  const Verdict v = check(
+      {"morris", root.string(), "--out", out.string(), "--move-time", "3000", "--smoke-plies", "6"},
+      120s);
+  EXPECT_LT(std::chrono::steady_clock::now() - began, 60s);
+  ASSERT_EQ(v.exit, 0) << v.out << v.err;
+  const auto verdict = nlohmann::json::parse(std::ifstream(out / "verdict.json"));
+  ASSERT_EQ(verdict["games"].size(), 2u);
+  for (const auto& g : verdict["games"]) {
+    EXPECT_EQ(g["reason"], "ply-limit") << g;
+    EXPECT_EQ(g["detail"], "stopped after 6 plies (smoke game)") << g;
+    EXPECT_EQ(g["plies"], 6) << g;
+    EXPECT_EQ(g["result"], "draw") << g;
+  }
+  EXPECT_FALSE(process_with(root.string()));
+}
+
 TEST(HandinCheck, FailingBuildIsRejectedWithTheLogTail) {
   TempDir tmp;
   const fs::path zip = zip_of(tmp.path(), {{"bot.c", "int main( { return 0 }\n"},

@@ -284,6 +284,12 @@ void add_handin_batch(CLI::App& handin, int& exit_code) {
   cmd->add_option("--move-time", o->move_time_ms,
                   "Passed to each check: milliseconds per move in the smoke games")
       ->check(CLI::Range(1, 3'600'000));
+  cmd->add_option("--smoke-plies", o->smoke_plies,
+                  "Passed to each check: plies of each smoke game (0: whole games)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100'000));
+  cmd->add_option("--levels", o->levels,
+                  "With --grade: the engine levels each hand-in plays (default: grade's, 1-5)");
   cmd->add_option("--sandbox", o->sandbox, "Passed to each check: auto, required or off")
       ->transform(one_of<SandboxMode>({{"auto", SandboxMode::Auto},
                                        {"required", SandboxMode::Required},

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/handin_smoke.hpp"
 #include "sandbox/sandbox.hpp"
 
 namespace arena::cli {
@@ -17,6 +18,8 @@ struct BatchOptions {
   int jobs = 0;  // 0: what the sandbox's core rule allows
   bool grade = false;
   int move_time_ms = 0;
+  int smoke_plies = kDefaultSmokePlies;
+  std::string levels;  // with grade: the levels to play; "": grade's default
   SandboxMode sandbox = SandboxMode::Auto;
   int build_timeout_s = 300;
   int build_cpu_s = 600;

@@ -58,6 +58,8 @@ nlohmann::json BatchOptions::verdict_options() const {
   return {{"game", game},
           {"command", grade ? "grade" : "check"},
           {"move_time_ms", move_time_ms},
+          {"smoke_plies", smoke_plies},
+          {"levels", levels},
           {"sandbox", mode_name(sandbox)},
           {"build_timeout_s", build_timeout_s},
           {"build_cpu_s", build_cpu_s},
@@ -75,6 +77,8 @@ std::vector<std::string> BatchOptions::child_arguments(const fs::path& input,
       "--out",           student_out.string(),      "--json", "--sandbox",
       mode_name(sandbox)};
   if (move_time_ms > 0) a.insert(a.end(), {"--move-time", std::to_string(move_time_ms)});
+  a.insert(a.end(), {"--smoke-plies", std::to_string(smoke_plies)});
+  if (grade && !levels.empty()) a.insert(a.end(), {"--levels", levels});
   a.insert(a.end(),
            {"--build-timeout", std::to_string(build_timeout_s), "--build-cpu",
             std::to_string(build_cpu_s), "--build-memory", fmt::format("{}", build_memory_mb),

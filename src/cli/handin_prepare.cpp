@@ -137,6 +137,7 @@ CheckedHandin check_handin(const GameInfo& game, const CheckOptions& o, HandinRe
   smoke.root = root;
   smoke.dir = out / "smoke";
   smoke.move_time_ms = o.move_time_ms;
+  smoke.max_plies = o.smoke_plies;
   smoke.sandbox = o.sandbox;
   smoke.arena_binary = own_binary();
   std::string games;
@@ -169,6 +170,11 @@ void add_check_options(CLI::App& cmd, CheckOptions& o, const std::string& games,
          "--move-time", o.move_time_ms,
          fmt::format("Milliseconds per move in the {} (default: the game's course limit)", games))
       ->check(CLI::Range(1, 3'600'000));
+  cmd.add_option("--smoke-plies", o.smoke_plies,
+                 "Stop each smoke game after this many plies, a draw (ply-limit); 0: play the "
+                 "games to their end")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100'000));
   cmd.add_option("--sandbox", o.sandbox,
                  "auto: confine the build and the agent with what this machine allows; "
                  "required: refuse without every protection; off: plain child processes")

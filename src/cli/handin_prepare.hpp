@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/handin_report.hpp"
+#include "cli/handin_smoke.hpp"
 #include "games/registry.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -18,6 +19,7 @@ struct CheckOptions {
   std::filesystem::path out;
   bool json = false;
   int move_time_ms = 0;
+  int smoke_plies = kDefaultSmokePlies;
   SandboxMode sandbox = SandboxMode::Auto;
   int build_timeout_s = 300;
   int build_cpu_s = 600;

@@ -16,9 +16,6 @@ using Clock = std::chrono::steady_clock;
 using tournament::AgentKind;
 using tournament::Participant;
 
-// Fission and Murus Gallicus games are cut short: ten moves each show that the agent plays.
-constexpr int kSmokeMovesPerPlayer = 10;
-
 constexpr std::string_view kFaults[] = {"timeout",    "illegal-move", "crash",
                                         "disconnect", "memory-limit", "too-many-processes"};
 
@@ -36,8 +33,12 @@ tournament::EventSettings game_settings(const GameInfo& game, const SmokeOptions
   if (opponent.name.empty() || opponent.name == agent.name) opponent.name = "opponent";
   s.participants = {agent, opponent};
   s.move_time_ms = o.move_time_ms;
-  if (spec.short_game && (game.name == "fission" || game.name == "murus"))
-    s.rules.moves_per_player = kSmokeMovesPerPlayer;
+  if (spec.short_game && o.max_plies > 0) {
+    // The time cap of a game of that many plies (as game_time_cap() counts), not of a whole one.
+    const long long move_time = o.move_time_ms > 0 ? o.move_time_ms : game.default_move_time_ms;
+    const long long once = 2LL * s.connect_timeout_ms + s.warmup_ms + o.max_plies * move_time;
+    s.game_timeout_ms = static_cast<int>(std::min<long long>(2 * once + 60'000, 1'000'000'000));
+  }
   // Where the built-in player runs: the check's folder, not the smoke folder (the event folder,
   // which every agent's sandbox hides).
   s.working_dir = o.dir.parent_path();
@@ -94,6 +95,7 @@ SmokeGame play_handin_game(const GameInfo& game, const SmokeOptions& o,
   req.stem = o.dir / spec.name;
   req.sandbox = &plan;
   req.event_dir = o.dir;
+  req.max_plies = spec.short_game ? o.max_plies : 0;
   const auto began = Clock::now();
   req.deadline = began + tournament::game_time_cap(game, settings);
   GameRecord record = tournament::match_runner_for(game)->play(req);

@@ -15,11 +15,17 @@
 
 namespace arena::cli {
 
+// Ten moves each: enough to see an agent play, short enough for one that thinks a minute a move.
+inline constexpr int kDefaultSmokePlies = 20;
+
 struct SmokeOptions {
   std::string command;         // the run template (handin/command_template.hpp), or a command
   std::filesystem::path root;  // the hand-in's folder: the agent's own, read-only
   std::filesystem::path dir;   // the records and logs go here
   int move_time_ms = 0;        // 0: the game's course default
+  // Each game is stopped after this many plies (its opening shows the agent starts, speaks the
+  // protocol and moves legally in time); 0: played to its end.
+  int max_plies = kDefaultSmokePlies;
   SandboxMode sandbox = SandboxMode::Auto;
   std::filesystem::path arena_binary;
 };
@@ -44,8 +50,8 @@ struct SmokeGame {
 SmokeGame play_smoke_game(const GameInfo& game, const SmokeOptions& options, Side side);
 
 // One game of the hand-in against `opponent` (`arena handin grade` plays its grading games
-// through this too): `name` is the files' stem in options.dir; `short_game` cuts Fission and
-// Murus Gallicus to ten moves each.
+// through this too): `name` is the files' stem in options.dir; `short_game` stops it after
+// options.max_plies plies (a smoke game); the others are played to their end.
 struct HandinGameSpec {
   tournament::Participant opponent;
   Side side = Side::White;  // the hand-in's

@@ -31,6 +31,7 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
     SandboxOptions sandbox;
     std::array<std::string, 2> bot_logs;
     std::string sandbox_config;
+    int max_plies = 0;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("command1", o->commands[0], "Command of player 1 (moves first, attacks north)")
@@ -60,6 +61,10 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
                   "JSON file with each bot's sandbox (folder, cores, limits, hidden paths), as "
                   "arena tournament writes it")
       ->group("");
+  cmd->add_option("--max-plies", o->max_plies,
+                  "Stop the game after this many turns, a draw (ply-limit), exit status 0; for a "
+                  "hand-in's smoke game")
+      ->check(CLI::Range(1, 1'000'000));
   cmd->callback([o, &exit_code] {
     SoccerRefereeOptions opts;
     opts.commands = o->commands;
@@ -67,6 +72,7 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
     const double wall = o->wall_s > 0 ? o->wall_s : 2 * o->cpu_s;
     opts.wall_per_turn = std::chrono::milliseconds(std::llround(wall * 1e3));
     opts.viewer_log = o->log;
+    opts.max_plies = o->max_plies;
     opts.records_dir = o->records;
     opts.bot_stderr = o->quiet_bots ? BotStderr::Discard : BotStderr::Inherit;
     if (!o->bot_logs[0].empty()) {
@@ -104,13 +110,13 @@ void add_soccer_referee(CLI::App& app, int& exit_code) {
         }
       const SoccerGameReport r = run_soccer_game(opts, on_turn);
       fmt::print("{} ({})\n", r.record.detail, r.record.reason);
-      fmt::print("{}\n", soccer_winner_line(r.winner));
+      if (r.winner >= 0) fmt::print("{}\n", soccer_winner_line(r.winner));
       fmt::print("viewer_log: {}\n", opts.viewer_log.string());
       if (r.record_error.empty())
         fmt::print("record: {}\n", r.record_path.string());
       else
         fmt::print(stderr, "error: {}\n", r.record_error);
-      exit_code = soccer_exit_status(r.winner);
+      exit_code = r.winner >= 0 ? soccer_exit_status(r.winner) : kSoccerStopped;
     } catch (const std::exception& e) {
       fmt::print(stderr, "error: {}\n", e.what());
       exit_code = 1;

@@ -152,6 +152,7 @@ class CourseServer::Impl final : public ServedGames {
         {"limit_rule", limit_rule_key(options_.rules.limit_rule)},
         {"referee", "arena course server"},
     };
+    if (options_.max_plies > 0) record_.settings["max_plies"] = options_.max_plies;
     log_.reset();
   }
 
@@ -292,6 +293,10 @@ class CourseServer::Impl final : public ServedGames {
     log_->elapsed(ms);
     log_->received(in.text);
     const auto move_text = course::parse_client_line(in.text);
+    if (!move_text && !moved(side))
+      return invalid(side, fmt::format("sent a line that is not a move before its first move: "
+                                       "unreadable line '{}': {} (a client sends only its moves)",
+                                       printable(in.text), move_text.error));
     if (!move_text)
       return invalid(side,
                      fmt::format("unreadable line '{}': {}", printable(in.text), move_text.error));
@@ -314,7 +319,15 @@ class CourseServer::Impl final : public ServedGames {
     other->send(course::opponent_move(move));
     const Result r = state_->result();
     if (r.over()) return finish(r.outcome, std::string(r.reason), std::string(r.detail));
+    if (options_.max_plies > 0 && state_->ply() >= options_.max_plies)
+      return finish(Outcome::Draw, kPlyLimitReason, ply_limit_detail(options_.max_plies));
     start_turn();
+  }
+
+  bool moved(Side side) const {
+    for (const MoveRecord& m : record_.moves)
+      if (m.side == side) return true;
+    return false;
   }
 
   void timed_out() {

@@ -32,6 +32,8 @@ struct CourseServerOptions {
   // The CPU time each side's agent has used so far (a tournament's sandbox measures it); each
   // move's cpu_ms in the record is its difference over the turn. Null: not recorded.
   CpuClock cpu_clock;
+  // >0: a game is stopped after this many plies, a draw ("ply-limit"; a hand-in's smoke game).
+  int max_plies = 0;
 };
 
 class CourseServer {

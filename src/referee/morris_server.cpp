@@ -57,6 +57,7 @@ class MorrisServer::Impl final : public ServedGames {
   std::array<tcp::acceptor, 2> acceptors_;
   asio::steady_timer move_timer_;
   std::array<std::uint16_t, 2> ports_{};
+  std::array<bool, 2> accepting_{};  // an accept is pending on the side's port
 
   // The game being played.
   Phase phase_ = Phase::WaitingWhite;
@@ -84,18 +85,49 @@ class MorrisServer::Impl final : public ServedGames {
         {"protocol", "mulino-java-serialization"},
         {"referee", "arena morris server"},
     };
+    if (options_.max_plies > 0) record_.settings["max_plies"] = options_.max_plies;
     log_ = std::make_unique<MulinoLog>(options_.move_time_ms);
     accept(Side::White);
   }
 
+  // While Black is awaited White's port is watched too: a client connecting there is an agent on
+  // the wrong port (a Black agent given White's port would otherwise wait unanswered until its
+  // connect timeout). Once the game is on, a client there waits for the next game, as before.
   void accept(Side side) {
+    if (accepting_[index(side)]) return;
+    accepting_[index(side)] = true;
     acceptors_[index(side)].async_accept(
         [this, side](const asio::error_code& ec, tcp::socket socket) {
-          if (ec || stopping()) return;
+          accepting_[index(side)] = false;
           const Phase expected = side == Side::White ? Phase::WaitingWhite : Phase::WaitingBlack;
-          if (phase_ != expected) return;  // cannot happen: we accept only when waiting for it
-          seat(side, std::move(socket));
+          if (ec) {
+            // A cancel that raced with a new game's start: the new game still needs this port.
+            if (ec == asio::error::operation_aborted && !stopping() && phase_ == expected)
+              accept(side);
+            return;
+          }
+          if (stopping()) return;
+          if (phase_ == expected) return seat(side, std::move(socket));
+          if (side == Side::White && phase_ == Phase::WaitingBlack) {
+            wrong_port(side, std::move(socket));
+            accept(side);
+          }
         });
+  }
+
+  void wrong_port(Side side, tcp::socket socket) {
+    asio::error_code ec;
+    const auto peer = socket.remote_endpoint(ec);
+    const std::string from =
+        ec ? std::string("?") : fmt::format("{}:{}", peer.address().to_string(), peer.port());
+    record_.events.push_back(
+        fmt::format("refused a connection from {} on {}'s port {}: {} is connected already", from,
+                    side_name(side), ports_[index(side)], side_name(side)));
+    fmt::print(out_, "Refused a connection from {} on {}'s port {}: {} is connected already\n",
+               from, side_name(side), ports_[index(side)], side_name(side));
+    out_.flush();
+    socket.close(ec);
+    if (options_.on_wrong_port) options_.on_wrong_port(side, ports_[index(side)]);
   }
 
   void seat(Side side, tcp::socket socket) {
@@ -114,10 +146,13 @@ class MorrisServer::Impl final : public ServedGames {
     if (side == Side::White) {
       phase_ = Phase::WaitingBlack;
       accept(Side::Black);
+      accept(Side::White);  // for clients on the wrong port
       on_input(conn);
       return;
     }
     phase_ = Phase::Playing;
+    asio::error_code ec;
+    acceptors_[index(Side::White)].cancel(ec);  // no longer watched: see accept()
     record_.started_at = utc_now_iso8601();
     log_->state(mulino::wire_state(state_));
     fmt::print(out_, "Game {}: {} ms per move\n", games_done() + 1, options_.move_time_ms);
@@ -253,6 +288,10 @@ class MorrisServer::Impl final : public ServedGames {
       else
         log_->won(r.outcome == Outcome::WhiteWins ? Side::White : Side::Black, r.detail);
       return finish(r.outcome, std::string(r.reason), std::string(r.detail));
+    }
+    if (options_.max_plies > 0 && state_.ply() >= options_.max_plies) {
+      log_->aborted(ply_limit_detail(options_.max_plies));
+      return finish(Outcome::Draw, kPlyLimitReason, ply_limit_detail(options_.max_plies));
     }
     start_turn();
   }

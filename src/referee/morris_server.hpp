@@ -35,6 +35,11 @@ struct MorrisServerOptions {
   // The CPU time each side's agent has used so far (a tournament's sandbox measures it); each
   // move's cpu_ms in the record is its difference over the turn. Null: not recorded.
   CpuClock cpu_clock;
+  // >0: a game is stopped after this many plies, a draw ("ply-limit"; a hand-in's smoke game).
+  int max_plies = 0;
+  // Called (on the server's thread) when a client connects to the port of `side` while that
+  // seat is taken: an agent started for the other side that connects to the wrong port.
+  std::function<void(Side side, std::uint16_t port)> on_wrong_port;
 };
 
 class MorrisServer {

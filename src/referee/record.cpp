@@ -199,4 +199,8 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
+std::string ply_limit_detail(int plies) {
+  return fmt::format("stopped after {} plies (smoke game)", plies);
+}
+
 }  // namespace arena

@@ -83,4 +83,9 @@ bool save_finished_game(const GameRecord& r, const std::filesystem::path& record
 
 std::string utc_now_iso8601();
 
+// A referee told to stop a game after a number of plies (a hand-in's smoke game) ends it as a
+// draw with this reason and detail: nobody's fault.
+inline constexpr const char* kPlyLimitReason = "ply-limit";
+std::string ply_limit_detail(int plies);  // "stopped after 20 plies (smoke game)"
+
 }  // namespace arena

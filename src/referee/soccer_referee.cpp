@@ -112,11 +112,19 @@ class SoccerGame {
         {"viewer_log", o_.viewer_log.string()},
         {"referee", "arena soccer-referee"},
     };
+    if (o_.max_plies > 0) record_.settings["max_plies"] = o_.max_plies;
     if (o_.sandbox.mode != SandboxMode::Off)
       record_.sandbox = sandbox_record(o_.sandbox, o_.bots[0].limits, o_.bots[1].limits);
     record_.white = {"player 1", o_.commands[0]};
     record_.black = {"player 2", o_.commands[1]};
     record_.started_at = utc_now_iso8601();
+  }
+
+  // Whether bot `p` has played a turn yet.
+  bool moved(int p) const {
+    for (const MoveRecord& m : record_.moves)
+      if (m.side == (p == 0 ? Side::White : Side::Black)) return true;
+    return false;
   }
 
   // The bot `p` broke a rule of the referee: the other one wins. A bot whose sandbox saw it
@@ -147,6 +155,12 @@ class SoccerGame {
       cpu_mark_[p] = read.cpu;
 
       const auto steps = wire::parse_bot_line(read.line);
+      if (!steps && !moved(p))
+        return lose(p, "illegal-move",
+                    fmt::format("{} sent '{}', a line that is not a move, before its first move "
+                                "({}; a bot prints only its turns on stdout, messages go to "
+                                "stderr)",
+                                player_name(p), printable(read.line), steps.error));
       if (!steps)
         return lose(
             p, "illegal-move",
@@ -172,6 +186,13 @@ class SoccerGame {
         record_.outcome = r.outcome;
         record_.reason = std::string(r.reason);
         record_.detail = std::string(r.detail);
+        return;
+      }
+      if (o_.max_plies > 0 && static_cast<int>(record_.moves.size()) >= o_.max_plies) {
+        winner_ = -1;
+        record_.outcome = Outcome::Draw;
+        record_.reason = kPlyLimitReason;
+        record_.detail = ply_limit_detail(o_.max_plies);
         return;
       }
       const int q = 1 - p;

@@ -36,6 +36,8 @@ struct SoccerRefereeOptions {
   // Kill and reap every child of this process at the end, orphans a bot left behind included
   // (set when this process is a subreaper; see process_group.hpp).
   bool end_adopted_orphans = false;
+  // >0: the game is stopped after this many turns, a draw ("ply-limit"; a hand-in's smoke game).
+  int max_plies = 0;
 };
 
 // One finished turn, for printing as the game goes.
@@ -49,7 +51,7 @@ struct SoccerTurnEvent {
 };
 
 struct SoccerGameReport {
-  int winner = 0;  // 0: player 1, 1: player 2
+  int winner = 0;  // 0: player 1, 1: player 2, -1: nobody (stopped at max_plies)
   GameRecord record;
   std::filesystem::path record_path;
   std::string record_error;  // why the record could not be written (then record_path is empty)
@@ -70,6 +72,8 @@ std::string soccer_winner_line(int winner);
 constexpr int soccer_exit_status(int winner) {
   return 61 + winner;
 }
+// The exit status of a game stopped at max_plies (nobody won).
+inline constexpr int kSoccerStopped = 0;
 // The exit status when a bot's command cannot start (found before the game; nobody won).
 inline constexpr int kSoccerBotCannotStart = 2;
 

@@ -20,6 +20,7 @@ class LineGame final : public ServedGame {
     return server_.record_paths();
   }
   std::filesystem::path run_directory() const override { return server_.run_directory(); }
+  std::uint16_t port(Side) const override { return port_; }
 
   // An external agent gets the host and port appended (or put where its template says); a
   // built-in one is `arena connect`.
@@ -59,6 +60,7 @@ class LineGame final : public ServedGame {
     o.records_dir = setup.records_dir;
     o.on_seat = setup.on_seat;
     o.cpu_clock = setup.cpu_clock;
+    o.max_plies = req.max_plies;
     return o;
   }
 };

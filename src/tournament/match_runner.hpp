@@ -37,6 +37,9 @@ struct MatchRequest {
   const SandboxPlan* sandbox = nullptr;
   std::array<std::vector<int>, 2> cores;
   std::filesystem::path event_dir;
+  // >0: the game is stopped after this many plies, a draw with reason "ply-limit" (a hand-in's
+  // smoke game needs only its opening). 0: played to its end, as in tournaments.
+  int max_plies = 0;
 };
 
 // What the agent of `side` is given in its sandbox: its limits, cores and folder; the event

@@ -28,6 +28,9 @@ class MorrisGame final : public ServedGame {
     return server_.record_paths();
   }
   std::filesystem::path run_directory() const override { return server_.run_directory(); }
+  std::uint16_t port(Side side) const override {
+    return side == Side::White ? ports_.first : ports_.second;
+  }
 
   // An external agent gets its colour as the course's agents did, and the ports in its
   // environment (and as options with --morris-ports args); a built-in one is `arena mulino`.
@@ -88,6 +91,8 @@ class MorrisGame final : public ServedGame {
     o.records_dir = setup.records_dir;
     o.on_seat = setup.on_seat;
     o.cpu_clock = setup.cpu_clock;
+    o.max_plies = req.max_plies;
+    o.on_wrong_port = setup.on_wrong_port;
     return o;
   }
 };

@@ -15,6 +15,7 @@
 #include "sandbox/process_group.hpp"
 #include "sandbox/sandboxed_run.hpp"
 #include "tournament/live_record.hpp"
+#include "tournament/start_failure.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -38,6 +39,8 @@ struct SeatWatch {
   bool seated[2] = {false, false};
   bool left[2] = {false, false};
   bool server_done = false;
+  // A client came on this side's port while the side was seated, on this port.
+  std::optional<std::pair<Side, std::uint16_t>> wrong_port;
 };
 
 const Participant& participant(const MatchRequest& req, Side side) {
@@ -45,9 +48,10 @@ const Participant& participant(const MatchRequest& req, Side side) {
 }
 
 // Waits until `side`'s agent is seated. Gives a forfeit record when it is not: its process
-// ended (crash), it left again (disconnect), or it did not connect in time (timeout).
+// ended (crash), it left again (disconnect), it connected to the other side's port, or it did not
+// connect in time (timeout).
 std::optional<GameRecord> await_seat(const MatchRequest& req, SeatWatch& watch, Side side,
-                                     ChildProcess& agent) {
+                                     ChildProcess& agent, std::uint16_t port) {
   const Participant& p = participant(req, side);
   const auto deadline =
       std::min(req.deadline, Clock::now() + milliseconds(req.settings->connect_timeout_ms));
@@ -60,14 +64,24 @@ std::optional<GameRecord> await_seat(const MatchRequest& req, SeatWatch& watch, 
                               fmt::format("{} ({}) left before the game started", side_name(s),
                                           participant(req, s).name));
     if (watch.seated[index(side)]) return std::nullopt;
+    // Nobody else is started: the client on the taken seat's port is this side's agent.
+    if (watch.wrong_port && watch.wrong_port->first != side)
+      return forfeit_record(
+          req, side, "timeout",
+          fmt::format("{} ({}) connected to {}'s port {} (it was started as {}: its command must "
+                      "connect to the port for its side, {})",
+                      side_name(side), p.name, side_name(watch.wrong_port->first),
+                      watch.wrong_port->second, side_name(side), port));
     if (agent.ended())
       return forfeit_record(req, side, agent.exited_cleanly() ? "disconnect" : "crash",
-                            fmt::format("{} ({}) {} before connecting", side_name(side), p.name,
-                                        agent.exit_description()));
+                            fmt::format("{} ({}) {} before connecting to the server (port {})",
+                                        side_name(side), p.name, agent.exit_description(), port));
     if (Clock::now() >= deadline)
-      return forfeit_record(req, side, "timeout",
-                            fmt::format("{} ({}) did not connect within {} ms", side_name(side),
-                                        p.name, req.settings->connect_timeout_ms));
+      return forfeit_record(
+          req, side, "timeout",
+          fmt::format("{} ({}) never connected to the server (port {}) within {:g} s; its process "
+                      "was still running: is it connecting to another host or port?",
+                      side_name(side), p.name, port, req.settings->connect_timeout_ms / 1000.0));
     watch.changed.wait_for(lock, milliseconds(10));
   }
 }
@@ -146,6 +160,11 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
     if (!seated) watch.left[index(s)] = true;
     watch.changed.notify_all();
   };
+  setup.on_wrong_port = [&watch](Side s, std::uint16_t port) {
+    std::lock_guard lock(watch.mutex);
+    watch.wrong_port = {s, port};
+    watch.changed.notify_all();
+  };
   const std::unique_ptr<ServedGame> server = serve(req, setup);
   std::thread server_thread([&] {
     server->run();
@@ -162,6 +181,10 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
   for (Side side : {Side::White, Side::Black}) {
     const Participant& p = participant(req, side);
     const std::uint64_t seed = side == Side::White ? req.seed : req.seed ^ 0x5851F42D4C957F2DULL;
+    {
+      std::lock_guard lock(watch.mutex);
+      watch.wrong_port.reset();  // only this agent's connections count while it is awaited
+    }
     try {
       AgentLaunch launch = server->agent(p, side, seed);
       agents[index(side)].emplace(DetachedChildOptions{
@@ -175,7 +198,7 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
           fmt::format("{} ({}) could not be started: {}", side_name(side), p.name, e.what()));
       break;
     }
-    forfeit = await_seat(req, watch, side, *agents[index(side)]);
+    forfeit = await_seat(req, watch, side, *agents[index(side)], server->port(side));
     if (forfeit) break;
   }
   std::optional<LimitBreach> broken[2];
@@ -214,6 +237,7 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
     status[index(side)] = end.status;
     if (!broken[index(side)]) broken[index(side)] = end.breach;
     usage[index(side)] = end.usage;
+    a.reset();  // its log is complete now
   }
 
   GameRecord record;
@@ -250,6 +274,9 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
     record.detail = fmt::format("{} ({}) {}", side_name(loser), record.player(loser).name,
                                 broken[index(loser)]->detail);
   }
+  if (decided)
+    explain_start_failure(record, loser, dir / fmt::format("{}.{}.log", stem, side_key(loser)),
+                          status[index(loser)]);
   if (req.sandbox && req.sandbox->mode != SandboxMode::Off) {
     record.sandbox = sandbox_block(req);
     for (Side side : {Side::White, Side::Black})

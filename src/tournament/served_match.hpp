@@ -35,6 +35,8 @@ class ServedGame {
   virtual std::filesystem::path run_directory() const = 0;
   // The agent that plays `side` for participant p.
   virtual AgentLaunch agent(const Participant& p, Side side, std::uint64_t seed) const = 0;
+  // The port the agent of `side` connects to.
+  virtual std::uint16_t port(Side side) const = 0;
 };
 
 struct ServedGameSetup {
@@ -45,6 +47,9 @@ struct ServedGameSetup {
   std::function<void(Side, bool seated)> on_seat;
   // The CPU time (user + system) each side's agent has used so far, for the record's cpu_ms.
   CpuClock cpu_clock;
+  // To be called by a server with a port per side when a client connects to the port of `side`
+  // while its seat is taken (the other side's agent on the wrong port).
+  std::function<void(Side side, std::uint16_t port)> on_wrong_port;
 };
 
 using ServeGame =

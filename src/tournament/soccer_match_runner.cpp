@@ -10,6 +10,7 @@
 #include "tournament/agent_command.hpp"
 #include "tournament/live_record.hpp"
 #include "tournament/served_match.hpp"
+#include "tournament/start_failure.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -90,6 +91,7 @@ class SoccerMatchRunner final : public MatchRunner {
         logs[1].string(),
         "--sandbox",
         std::string(sandbox_mode_key(req.sandbox ? req.sandbox->mode : SandboxMode::Off))};
+    if (req.max_plies > 0) argv.insert(argv.end(), {"--max-plies", std::to_string(req.max_plies)});
     if (req.sandbox && req.sandbox->any()) {
       // The bots' folders, cores, limits and hidden paths, as this event gives them.
       const fs::path config = work / "bots.sandbox";  // JSON, but not the record (*.json)
@@ -131,7 +133,19 @@ class SoccerMatchRunner final : public MatchRunner {
                                            status, last_line_of(transcript)));
     }
     fs::remove_all(work);
-    return finish(req, std::move(record), status);
+    record = finish(req, std::move(record), status);
+    // The referee's detail has the bot's status ("(exited with status 1)"): the log says why.
+    if (record.outcome == Outcome::WhiteWins || record.outcome == Outcome::BlackWins) {
+      const Side loser = record.outcome == Outcome::WhiteWins ? Side::Black : Side::White;
+      const auto open = record.detail.rfind('(');
+      const auto close = record.detail.rfind(')');
+      const std::string bot_status =
+          open != std::string::npos && close != std::string::npos && close > open
+              ? record.detail.substr(open + 1, close - open - 1)
+              : std::string{};
+      explain_start_failure(record, loser, logs[index(loser)], bot_status);
+    }
+    return record;
   }
 
  private:

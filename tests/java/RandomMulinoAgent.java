@@ -129,6 +129,8 @@ public class RandomMulinoAgent {
     Checker them = white ? Checker.BLACK : Checker.WHITE;
     int port = Integer.parseInt(
         white ? env("ARENA_WHITE_PORT", "5800") : env("ARENA_BLACK_PORT", "5801"));
+    // A second argument: milliseconds to think before each move, as a searching agent would.
+    long thinkMs = args.length > 1 ? Long.parseLong(args[1]) : 0;
     Random random = new Random(white ? 1 : 2);
     List<byte[]> kept = new ArrayList<>();  // what a searching agent's tables would hold
     try (Socket socket = connect(env("ARENA_HOST", "localhost"), port)) {
@@ -143,6 +145,7 @@ public class RandomMulinoAgent {
         if (legal.isEmpty()) break;
         String[] m = legal.get(random.nextInt(legal.size()));
         kept.add(new byte[256 * 1024]);
+        if (thinkMs > 0) Thread.sleep(thinkMs);
         out.writeObject(action(state, m));
         out.flush();
         System.out.println(ply + ": " + (m[0] == null ? "" : m[0]) + m[1]
