@@ -90,9 +90,11 @@ class MorrisServer::Impl final : public ServedGames {
     accept(Side::White);
   }
 
-  // While Black is awaited White's port is watched too: a client connecting there is an agent on
-  // the wrong port (a Black agent given White's port would otherwise wait unanswered until its
-  // connect timeout). Once the game is on, a client there waits for the next game, as before.
+  // Where the caller asks (on_wrong_port: a tournament's or a hand-in's game), White's port is
+  // watched too while Black is awaited: a client connecting there is an agent on the wrong port
+  // (a Black agent given White's port would otherwise wait unanswered until its connect
+  // timeout). Otherwise, and once the game is on, a client there waits for the next game, as on
+  // the course's server.
   void accept(Side side) {
     if (accepting_[index(side)]) return;
     accepting_[index(side)] = true;
@@ -146,7 +148,7 @@ class MorrisServer::Impl final : public ServedGames {
     if (side == Side::White) {
       phase_ = Phase::WaitingBlack;
       accept(Side::Black);
-      accept(Side::White);  // for clients on the wrong port
+      if (options_.on_wrong_port) accept(Side::White);  // for clients on the wrong port
       on_input(conn);
       return;
     }
