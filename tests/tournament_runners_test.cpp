@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -149,6 +150,11 @@ TEST(TournamentRunners, MorrisBuiltInsAndAnAgentTakingThePortsAsArguments) {
     EXPECT_EQ(r.white.name, g["white"]);
     EXPECT_EQ(r.black.name, g["black"]);
     EXPECT_EQ(static_cast<int>(r.moves.size()), g["plies"]);
+    // How each agent's process ended is in the record's events.
+    for (const char* side : {"White agent ", "Black agent "})
+      EXPECT_TRUE(std::any_of(r.events.begin(), r.events.end(),
+                              [&](const std::string& e) { return e.rfind(side, 0) == 0; }))
+          << side << " in " << nlohmann::json(r.events);
   }
   // The files of a game: record, course log, server transcript, each agent's output.
   const std::string stem = results["games"][0]["record"].get<std::string>();

@@ -228,6 +228,7 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
   std::string status[2];
   bool by_itself[2] = {false, false}, clean[2] = {false, false};
   nlohmann::json usage[2];
+  const bool started[2] = {agents[0].has_value(), agents[1].has_value()};
   for (Side side : {Side::White, Side::Black}) {
     auto& a = agents[index(side)];
     if (!a) continue;
@@ -255,7 +256,7 @@ GameRecord play_served_game(const MatchRequest& req, const ServeGame& serve) {
 
   name_players(req, record);
   for (Side side : {Side::White, Side::Black})
-    if (agents[index(side)])
+    if (started[index(side)])
       record.events.push_back(
           fmt::format("{} agent {}{}", side_name(side), status[index(side)],
                       by_itself[index(side)] ? "" : " (stopped by arena after the game)"));
