@@ -33,6 +33,7 @@
 #include "support/java_tools.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/time_scale.hpp"
 #include "tournament/participants.hpp"
 
 namespace arena {
@@ -58,13 +59,9 @@ std::string read_text(const fs::path& p) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// A machine much slower than real hardware (the cgroup v2 guest of tests/vm, whose CPUs are
-// emulated) sets ARENA_TEST_TIME_SCALE: agents get that many times longer for their work before
-// they connect, and the waits for whole events are as much longer. What is asserted is the same.
-int time_scale() {
-  const char* s = std::getenv("ARENA_TEST_TIME_SCALE");
-  return std::max(s ? std::atoi(s) : 1, 1);
-}
+// ARENA_TEST_TIME_SCALE (support/time_scale.hpp): agents get that many times longer for their
+// work before they connect, and the waits for whole events are as much longer.
+using testing::time_scale;
 
 std::string scaled_seconds(int s) {
   return std::to_string(s * time_scale());

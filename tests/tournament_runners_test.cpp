@@ -20,6 +20,7 @@
 #include "support/event_files.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/time_scale.hpp"
 
 namespace arena {
 namespace {
@@ -215,7 +216,7 @@ std::vector<std::string> soccer_event(const fs::path& dir, const std::string& jo
           "-a",
           "ref1: soccer-ref 1",
           "--move-time",
-          "2000",
+          std::to_string(2000 * testing::sanitizer_time_scale()),
           "--seed",
           "11",
           "-j",
@@ -411,7 +412,7 @@ TEST(TournamentRunners, CommandTemplatesPlayEachProtocol) {
                                      "-a",
                                      "tpl: command " + command,
                                      "--move-time",
-                                     "500",
+                                     std::to_string(500 * testing::sanitizer_time_scale()),
                                      "-j",
                                      "1",
                                      "-o",
