@@ -301,8 +301,10 @@ SelectTypeParameters=CR_Core_Memory
 # Without a default, a job without --mem would allocate the whole node and
 # array tasks would run one at a time.  Not enforced (no cgroups).
 DefMemPerCPU=100
-# A cancelled job gets SIGTERM, then SIGKILL after KillWait seconds.
-KillWait=5
+# A cancelled job gets SIGTERM, then SIGKILL after KillWait seconds: long enough
+# for a shard to end its game's agents and note that it stopped, also in the
+# sanitizer build, whose processes end slower (5 s was not always enough there).
+KillWait=30
 # Finished jobs stay visible (squeue --states=all) this long; there is no
 # accounting database, so sacct cannot tell their final state.
 MinJobAge=30

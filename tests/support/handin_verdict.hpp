@@ -1,5 +1,5 @@
 #pragma once
-// Runs `arena handin check` as the user would, and looks for anything it left behind.
+// Looks for anything `arena handin check` (run by handin_cli.hpp) left behind.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -8,32 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "handin_cli.hpp"
 #include "process.hpp"
 
 namespace arena::testing {
-
-struct HandinVerdict {
-  int exit = -1;
-  pid_t pid = -1;
-  std::string out, err, last_line;
-};
-
-inline HandinVerdict run_handin_check(const std::vector<std::string>& args,
-                                      std::chrono::seconds timeout) {
-  std::vector<std::string> argv = {ARENA_BINARY, "handin", "check"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  Process p(argv);
-  HandinVerdict v;
-  v.pid = p.pid();
-  v.exit = p.wait(timeout).value_or(-1);
-  v.out = p.out();
-  v.err = p.err();
-  std::string trimmed = v.out;
-  while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
-  v.last_line =
-      trimmed.substr(trimmed.rfind('\n') == std::string::npos ? 0 : trimmed.rfind('\n') + 1);
-  return v;
-}
 
 // Whether any process still runs with these words in its command line. A process that ends
 // while it is read is skipped.
