@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/handin_verdict.hpp"
 #include "support/java_tools.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
@@ -155,18 +156,6 @@ fs::path zip_of(const fs::path& dir,
   return zip;
 }
 
-// Whether any process still runs with these words in its command line.
-bool process_with(const std::string& marker) {
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::ifstream in(e.path() / "cmdline");
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (char& c : cmd)
-      if (c == '\0') c = ' ';
-    if (cmd.find(marker) != std::string::npos) return true;
-  }
-  return false;
-}
-
 TEST(HandinCheck, CppSoccerBotWithMakefileIsAccepted) {
   TempDir tmp;
   const fs::path zip = zip_of(tmp.path(), {{"bot.cpp", kSoccerBot},
@@ -296,7 +285,7 @@ TEST_F(HandinCheckJava, SlowThinkerIsCheckedQuicklyWithSmokePlies) {
     EXPECT_EQ(g["plies"], 6) << g;
     EXPECT_EQ(g["result"], "draw") << g;
   }
-  EXPECT_FALSE(process_with(root.string()));
+  EXPECT_FALSE(testing::process_with(root.string()));
 }
 
 TEST(HandinCheck, FailingBuildIsRejectedWithTheLogTail) {
@@ -324,8 +313,8 @@ TEST(HandinCheck, EndlessBuildIsStoppedAtItsTimeout) {
   EXPECT_LT(std::chrono::steady_clock::now() - began, 20s);
   EXPECT_EQ(v.exit, 1) << v.out << v.err;
   EXPECT_EQ(v.last_line, "rejected: the build took longer than 3 s") << v.out;
-  EXPECT_FALSE(process_with("sleep 4711"));
-  EXPECT_FALSE(process_with("sleep 4712"));
+  EXPECT_FALSE(testing::process_with("sleep 4711"));
+  EXPECT_FALSE(testing::process_with("sleep 4712"));
   // Nor a cgroup of its (arena-<pid>, in any controller's hierarchy).
   const std::string cgroup = "arena-" + std::to_string(v.pid);
   std::error_code ec;

@@ -9,6 +9,7 @@
 #include "core/text.hpp"
 #include "referee/record.hpp"
 #include "tournament/participants.hpp"
+#include "tournament/report.hpp"
 
 namespace arena::cli {
 namespace {
@@ -51,13 +52,7 @@ std::map<std::string, std::string> grade_fields(const StudentResult& r) {
 std::string csv(std::string s) {
   if (!s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos)
     s = "'" + s;
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
+  return tournament::csv(s);
 }
 
 std::string html(std::string_view s) {

@@ -6,12 +6,12 @@
 
 #include <chrono>
 #include <csignal>
-#include <deque>
 #include <fstream>
 #include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/handin_batch.hpp"
+#include "cli/handin_build.hpp"
 #include "core/text.hpp"
 #include "sandbox/child_process.hpp"
 
@@ -23,24 +23,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::uintmax_t kMaxVerdictBytes = 64 * kMiB;
 constexpr std::uint64_t kChildLogBytes = 1 * kMiB;
-
-std::string mode_name(SandboxMode m) {
-  return m == SandboxMode::Required ? "required" : m == SandboxMode::Off ? "off" : "auto";
-}
-
-// The last `n` lines of a file, each quoted as check quotes a log.
-std::string tail(const fs::path& file, std::size_t n) {
-  std::ifstream in(file);
-  std::deque<std::string> lines;
-  std::string line;
-  while (std::getline(in, line)) {
-    lines.push_back(line);
-    if (lines.size() > n) lines.pop_front();
-  }
-  std::string out;
-  for (const auto& l : lines) out += "  | " + l + "\n";
-  return out;
-}
 
 StudentResult error_result(const HandIn& h, std::string reason, std::string quoted) {
   StudentResult r;
@@ -60,7 +42,7 @@ nlohmann::json BatchOptions::verdict_options() const {
           {"move_time_ms", move_time_ms},
           {"smoke_plies", smoke_plies},
           {"levels", levels},
-          {"sandbox", mode_name(sandbox)},
+          {"sandbox", std::string(sandbox_mode_key(sandbox))},
           {"build_timeout_s", build_timeout_s},
           {"build_cpu_s", build_cpu_s},
           {"build_memory_mb", build_memory_mb},
@@ -72,10 +54,15 @@ nlohmann::json BatchOptions::verdict_options() const {
 
 std::vector<std::string> BatchOptions::child_arguments(const fs::path& input,
                                                        const fs::path& student_out) const {
-  std::vector<std::string> a = {
-      "handin",          grade ? "grade" : "check", game,     input.string(),
-      "--out",           student_out.string(),      "--json", "--sandbox",
-      mode_name(sandbox)};
+  std::vector<std::string> a = {"handin",
+                                grade ? "grade" : "check",
+                                game,
+                                input.string(),
+                                "--out",
+                                student_out.string(),
+                                "--json",
+                                "--sandbox",
+                                std::string(sandbox_mode_key(sandbox))};
   if (move_time_ms > 0) a.insert(a.end(), {"--move-time", std::to_string(move_time_ms)});
   a.insert(a.end(), {"--smoke-plies", std::to_string(smoke_plies)});
   if (grade && !levels.empty()) a.insert(a.end(), {"--levels", levels});
@@ -144,7 +131,7 @@ StudentResult run_child_check(const BatchOptions& o, const HandIn& h, const fs::
   if (!ended) {
     auto r = error_result(
         h, fmt::format("the check took longer than {} s and was stopped", o.student_timeout_s),
-        tail(log, 20));
+        last_lines(log, 20));
     r.seconds = seconds;
     return r;
   }
@@ -160,7 +147,7 @@ StudentResult run_child_check(const BatchOptions& o, const HandIn& h, const fs::
   if (!j.is_object() || !j.contains("verdict") || !j["verdict"].is_string() ||
       (j["verdict"] != "accepted" && j["verdict"] != "rejected")) {
     // Why, in the child's words: its "error: ..." line, else its output's first line.
-    const std::string quoted = tail(log, 20);
+    const std::string quoted = last_lines(log, 20);
     std::string why;
     std::istringstream lines(quoted);
     for (std::string line; std::getline(lines, line);) {

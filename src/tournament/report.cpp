@@ -32,17 +32,6 @@ std::string cell_text(const CrossCell& c) {
   return fmt::format("{}{}", c.as_white ? c.as_white : '.', c.as_black ? c.as_black : '.');
 }
 
-// A CSV field, quoted when it needs to be.
-std::string csv(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // How games ended: per category, the number of games and the referee's reason codes.
 std::map<EndKind, std::map<std::string, int>> endings(const EventReport& r) {
   std::map<EndKind, std::map<std::string, int>> out;
@@ -70,6 +59,16 @@ std::string header_line(const EventReport& r) {
 }
 
 }  // namespace
+
+std::string csv(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
 
 EventReport make_report(const EventSettings& settings, std::string game_title,
                         std::vector<GameResult> games, int games_total) {

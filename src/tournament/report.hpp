@@ -27,6 +27,8 @@ EventReport make_report(const EventSettings& settings, std::string game_title,
 
 std::string report_text(const EventReport& r);      // for the terminal
 std::string report_markdown(const EventReport& r);  // standings.md
+// A CSV field, quoted when it needs to be.
+std::string csv(const std::string& s);
 std::string standings_csv(const EventReport& r);
 std::string crosstable_csv(const EventReport& r);
 std::string games_csv(const EventReport& r);
