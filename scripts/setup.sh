@@ -7,6 +7,8 @@ packages=(
   libasio-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
   libarchive-dev  # unpacking hand-ins (docs/handin.md)
   libsodium-dev pkg-config  # hand-ins' hashes (arena handin batch)
+  libcpp-httplib-dev  # HTTP for arena web and the course server (docs/course.md)
+  libsqlite3-dev  # the course server's storage
   default-jdk-headless
   bubblewrap util-linux  # the agents' sandbox (docs/sandbox.md)
   slurm-wlm munge  # the test of tournaments on a Slurm cluster (tests/slurm)

@@ -1,0 +1,120 @@
+#include "web/http_server.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <stdexcept>
+#include <thread>
+
+namespace arena::web {
+namespace {
+
+std::atomic<int> g_stop_signal{0};
+
+std::string status_text(int status) {
+  switch (status) {
+    case 400: return "bad request";
+    case 401: return "log in first";
+    case 403: return "not allowed";
+    case 404: return "not found";
+    case 405: return "method not allowed";
+    case 408: return "the request took too long";
+    case 413: return "the request is too large";
+    case 414: return "the address is too long";
+    case 415: return "unsupported media type";
+    case 429: return "too many requests, try again later";
+    case 431: return "request headers too large";
+    case 503: return "busy, try again";
+    default: return fmt::format("HTTP status {}", status);
+  }
+}
+
+extern "C" void on_stop_signal(int signo) {
+  g_stop_signal.store(signo);
+}
+
+}  // namespace
+
+void send_json(httplib::Response& res, const std::string& body, int status) {
+  res.status = status;
+  res.set_content(body, "application/json");
+}
+
+void send_error(httplib::Response& res, int status, const std::string& message) {
+  constexpr auto replace = nlohmann::json::error_handler_t::replace;
+  send_json(res, nlohmann::json{{"error", message}}.dump(-1, ' ', false, replace), status);
+}
+
+void configure(httplib::Server& server, const ServerLimits& limits, const std::string& csp) {
+  server.set_payload_max_length(limits.max_body_bytes);
+  server.set_read_timeout(limits.read_timeout_s, 0);
+  server.set_write_timeout(limits.write_timeout_s, 0);
+  server.set_keep_alive_max_count(static_cast<std::size_t>(limits.keep_alive_requests));
+  server.set_keep_alive_timeout(limits.keep_alive_timeout_s);
+  const auto threads = static_cast<std::size_t>(limits.threads);
+  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server.set_default_headers({{"Cache-Control", "no-store"},
+                              {"X-Content-Type-Options", "nosniff"},
+                              {"X-Frame-Options", "DENY"},
+                              {"Referrer-Policy", "same-origin"},
+                              {"Content-Security-Policy", csp}});
+  // httplib's own errors (404 without a route, 413, 400 ...) and handlers' bare statuses get a
+  // body that says what happened; a handler that wrote its own body keeps it.
+  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    send_error(res, res.status, status_text(res.status));
+  });
+  server.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+        std::string what = "internal error";
+        try {
+          if (ep) std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+          what = e.what();
+        } catch (...) {
+        }
+        send_error(res, 500, what);
+      });
+}
+
+int bind(httplib::Server& server, const std::string& host, int port) {
+  if (port < 0 || port > 65535) throw std::runtime_error(fmt::format("bad port {}", port));
+  const int bound = port == 0 ? server.bind_to_any_port(host)
+                              : (server.bind_to_port(host, port) ? port : -1);
+  if (bound <= 0)
+    throw std::runtime_error(fmt::format(
+        "cannot listen on {}:{} (an address of this machine? the port free?)", host, port));
+  return bound;
+}
+
+void serve(httplib::Server& server, bool handle_signals, std::ostream& log) {
+  std::atomic<bool> done{false};
+  std::thread watcher;
+  if (handle_signals) {
+    g_stop_signal.store(0);
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    // A signal handler may only set a flag; this thread turns it into stop().
+    watcher = std::thread([&] {
+      while (!done.load()) {
+        if (const int signo = g_stop_signal.load()) {
+          fmt::print(log, "Stopping on signal {}\n", signo);
+          log.flush();
+          server.stop();
+          return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    });
+  }
+  server.listen_after_bind();
+  done.store(true);
+  if (watcher.joinable()) watcher.join();
+}
+
+}  // namespace arena::web

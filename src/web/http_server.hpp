@@ -1,0 +1,39 @@
+#pragma once
+// What every arena web server shares (`arena web`, `arena course serve`), on cpp-httplib: bounded
+// requests and timeouts, the same security headers on every answer, plain error bodies, binding
+// with a clear error, and serving until stop() or SIGINT/SIGTERM.
+#include <httplib.h>
+
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+
+namespace arena::web {
+
+struct ServerLimits {
+  std::size_t max_body_bytes = 64 * 1024;  // a request body beyond this gets 413
+  int read_timeout_s = 10;                 // to send a request (head and body)
+  int write_timeout_s = 10;                // to take an answer
+  int threads = 8;                         // requests answered at once; more wait their turn
+  int keep_alive_requests = 100;           // per connection
+  int keep_alive_timeout_s = 5;
+};
+
+// Limits, headers (no caching, no sniffing, no framing, a strict content security policy unless
+// `csp` says otherwise), an error body for every error status, and a 500 for an exception.
+void configure(httplib::Server& server, const ServerLimits& limits,
+               const std::string& csp = "default-src 'self'; img-src 'self' data:; "
+                                        "frame-ancestors 'none'; base-uri 'none'");
+
+// Binds HOST:PORT (0: any free port) and gives the port; throws std::runtime_error with why not.
+int bind(httplib::Server& server, const std::string& host, int port);
+
+// Serves (after bind) until server.stop() or, with handle_signals, SIGINT/SIGTERM (then says so
+// on `log`). Returns when the server has stopped.
+void serve(httplib::Server& server, bool handle_signals, std::ostream& log);
+
+// The answers every handler gives: a JSON body, or an error as {"error": message}.
+void send_json(httplib::Response& res, const std::string& body, int status = 200);
+void send_error(httplib::Response& res, int status, const std::string& message);
+
+}  // namespace arena::web
