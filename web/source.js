@@ -13,7 +13,8 @@ const Source = (() => {
       exported: null,
       // GET /api/WHAT?params: the answer, or an Error with the server's reason.
       async get(what, params) {
-        const r = await fetch(`/api/${what}?${query(params)}`, { cache: "no-store" });
+        // Relative: the viewer answers at /api/ under `arena web`, at /view/api/ on a course server.
+        const r = await fetch(`api/${what}?${query(params)}`, { cache: "no-store" });
         if (!r.ok) throw new Error(`${r.status}: ${(await r.text()).trim()}`);
         return r.json();
       },

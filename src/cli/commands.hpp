@@ -49,6 +49,11 @@ void add_handin(CLI::App& app, int& exit_code);
 // `arena handin batch GAME DIR`: a whole cohort (handin_batch.cpp), added to `handin`.
 void add_handin_batch(CLI::App& handin, int& exit_code);
 
+// `arena course init|serve|backup|password|token|status` (course.cpp, submit.cpp).
+void add_course(CLI::App& app, int& exit_code);
+// `arena submit URL FILE` (submit.cpp).
+void add_submit(CLI::App& app, int& exit_code);
+
 // The game argument every game command takes, checked against the registry.
 CLI::Option* add_game_argument(CLI::App& cmd, std::string& game);
 const GameInfo& game_named(const std::string& name);

@@ -1,11 +1,33 @@
 // arena: run AI board-game competitions as university AI courses run them.
 #include <fmt/format.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <exception>
+#include <string>
 
 #include "cli/commands.hpp"
 
+namespace {
+
+// A program that runs arena as its worker (the course server's checks) sets ARENA_PARENT_PID:
+// this arena then ends with it, however it ends (kill -9 included), and takes its own children
+// along (SIGTERM ends them first).
+void end_with_parent_if_asked() {
+  const char* parent = std::getenv("ARENA_PARENT_PID");
+  if (!parent) return;
+  const bool orphaned = std::to_string(::getppid()) != parent;
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (orphaned) std::_Exit(1);     // it ended before we could ask
+  ::unsetenv("ARENA_PARENT_PID");  // for this arena only, not for the arenas it starts
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  end_with_parent_if_asked();
   CLI::App app{
       "arena: referee servers, clients, engines and tools for the course board games "
       "(" +
@@ -32,6 +54,8 @@ int main(int argc, char** argv) {
   arena::cli::add_engine(app, exit_code);
   arena::cli::add_endgames(app, exit_code);
   arena::cli::add_handin(app, exit_code);
+  arena::cli::add_course(app, exit_code);
+  arena::cli::add_submit(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,195 @@
+#include "course/checker.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <array>
+#include <fstream>
+#include <sstream>
+
+#include "referee/record.hpp"
+#include "sandbox/child_process.hpp"
+
+namespace arena::course {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::size_t kMaxKeptLog = 64 * 1024;        // a build log's or agent log's tail
+constexpr std::size_t kMaxVerdict = 4 * 1024 * 1024;  // verdict.json, a smoke record
+
+std::string read_tail(const fs::path& file, std::size_t max_bytes) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return {};
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
+  const std::size_t from = size > max_bytes ? size - max_bytes : 0;
+  in.seekg(static_cast<std::streamoff>(from));
+  std::string s(size - from, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(s.size()));
+  s.resize(static_cast<std::size_t>(in.gcount()));
+  return s;
+}
+
+// The check's live stage: its last "name: detail" line, and whether the build has passed.
+struct Progress {
+  std::string stage;
+  bool built = false;
+};
+
+Progress read_progress(const fs::path& output) {
+  Progress p;
+  std::istringstream lines(read_tail(output, 256 * 1024));
+  for (std::string line; std::getline(lines, line);) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos || colon > 8) continue;
+    const std::string name = line.substr(0, colon);
+    static constexpr std::array kStages = {"unpack", "recipe", "flags", "build",
+                                           "run",    "smoke",  "grade"};
+    if (std::find(kStages.begin(), kStages.end(), name) == kStages.end()) continue;
+    p.stage = line.substr(0, 300);
+    if (name == "build" || name == "run" || name == "smoke" || name == "grade") p.built = true;
+  }
+  return p;
+}
+
+std::string valid_utf8_json(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string checked_file_name(const std::string& uploaded_name) {
+  std::string lower;
+  for (char c : uploaded_name)
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* suffix : {".tar.gz", ".tar.xz", ".tgz", ".tar", ".zip", ".jar"})
+    if (lower.ends_with(suffix)) return std::string("handin") + suffix;
+  return "handin";
+}
+
+Checker::Checker(Store& store, FileStore& files, CheckerOptions options)
+    : store_(store), files_(files), options_(std::move(options)) {}
+
+Checker::~Checker() {
+  stop();
+}
+
+void Checker::start() {
+  thread_ = std::thread([this] { loop(); });
+}
+
+void Checker::wake() {
+  {
+    std::lock_guard lock(mutex_);
+    woken_ = true;
+  }
+  wake_.notify_one();
+}
+
+void Checker::stop() {
+  stopping_.store(true);
+  wake();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Checker::loop() {
+  while (!stopping_.load()) {
+    std::optional<Submission> next;
+    try {
+      next = store_.take_queued();
+      if (next) check(*next);
+    } catch (const std::exception& e) {
+      // The database or the disk failed us: the hand-in stays half checked and is redone at the
+      // next start; say so and go on with the others.
+      fmt::print(stderr, "course: checking hand-in {} failed: {}\n", next ? next->id : 0, e.what());
+    }
+    if (next) continue;
+    std::unique_lock lock(mutex_);
+    wake_.wait_for(lock, std::chrono::seconds(2), [this] { return woken_ || stopping_.load(); });
+    woken_ = false;
+  }
+}
+
+void Checker::check(const Submission& s) {
+  const fs::path dir = options_.work_dir / std::to_string(s.id);
+  // A check a stopped server left half done starts again from nothing.
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path input = dir / checked_file_name(s.file_name);
+  fs::copy_file(files_.path(s.file_hash), input);
+  const fs::path out = dir / "check";
+  const fs::path output = dir / "output.txt";
+  const std::string command = fmt::format(
+      "exec {} handin {} {} {} --out {} {}", shell_quote(options_.arena_binary.string()),
+      options_.grade ? "grade" : "check", shell_quote(options_.game), shell_quote(input.string()),
+      shell_quote(out.string()), options_.extra_args);
+
+  DetachedChildOptions child;
+  child.command = command;
+  child.working_dir = dir;
+  child.output_file = output;
+  child.output_cap = 1 << 20;
+  child.env = {"ARENA_PARENT_PID=" + std::to_string(::getpid())};
+  ChildProcess process(std::move(child));
+  std::string shown_stage;
+  bool shown_checking = false;
+  while (!process.wait_exit(std::chrono::milliseconds(250))) {
+    if (stopping_.load()) {
+      process.kill_group();
+      return;  // still `building` or `checking`: requeued at the next start
+    }
+    const Progress p = read_progress(output);
+    if (p.stage != shown_stage || p.built != shown_checking) {
+      shown_stage = p.stage;
+      shown_checking = p.built;
+      store_.set_progress(s.id, p.built ? "checking" : "building", p.stage);
+    }
+  }
+
+  const std::string status = process.exit_description();
+  nlohmann::json verdict =
+      nlohmann::json::parse(read_tail(out / "verdict.json", kMaxVerdict), nullptr, false);
+  if (verdict.is_discarded() || !verdict.is_object() || !verdict.contains("verdict")) {
+    // The check itself broke (not the hand-in): say so; staff can re-check it.
+    const std::string why = "the check did not finish (" + status + ")";
+    store_.finish_check(s.id, false, why,
+                        valid_utf8_json({{"verdict", "rejected"}, {"reason", why}}),
+                        read_tail(output, kMaxKeptLog), std::nullopt, {});
+    store_.log_event("checker", "check-failed", fmt::format("hand-in {}: {}", s.id, why));
+    return;
+  }
+  const bool accepted = verdict.value("verdict", "") == "accepted";
+  const std::string reason = verdict.value("reason", "");
+  std::optional<std::string> grade;
+  if (verdict.contains("grade")) grade = valid_utf8_json(verdict["grade"]);
+
+  std::vector<NewGame> games;
+  for (const auto& g : verdict.value("games", nlohmann::json::array())) {
+    const fs::path record_file = g.value("record", "");
+    const auto record = nlohmann::json::parse(read_tail(record_file, kMaxVerdict), nullptr, false);
+    if (record.is_discarded()) continue;
+    NewGame game;
+    game.kind = "smoke";
+    const bool white = g.value("side", "") == "white";
+    const std::string me = s.login + " #" + std::to_string(s.id);
+    game.white = white ? me : "random";
+    game.black = white ? "random" : me;
+    (white ? game.white_submission : game.black_submission) = s.id;
+    try {
+      game.result = std::string(outcome_key(record_from_json(record).outcome));
+    } catch (const std::exception&) {
+      continue;  // not a record arena wrote: nothing to show
+    }
+    game.reason = g.value("reason", "");
+    game.plies = g.value("plies", 0);
+    game.record = valid_utf8_json(record);
+    fs::path log = record_file;
+    log.replace_extension(std::string(".") + (white ? "white" : "black") + ".log");
+    game.logs.emplace_back(s.id, read_tail(log, kMaxKeptLog));
+    games.push_back(std::move(game));
+  }
+  store_.finish_check(s.id, accepted, reason, valid_utf8_json(verdict),
+                      read_tail(out / "build.log", kMaxKeptLog), grade, games);
+}
+
+}  // namespace arena::course

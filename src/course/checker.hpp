@@ -1,0 +1,56 @@
+#pragma once
+// Checks hand-ins as they come, one at a time: each runs as `arena handin check` (or `handin grade`
+// where the game has the course's grading) in its own process, so nothing a hand-in does can
+// reach the server. Its stage lines move the hand-in through building and checking; its
+// verdict.json, smoke games and logs are stored in one transaction at the end.
+#include <atomic>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "course/file_store.hpp"
+#include "course/store.hpp"
+
+namespace arena::course {
+
+struct CheckerOptions {
+  std::filesystem::path arena_binary;  // this program
+  std::filesystem::path work_dir;      // DIR/work: one folder per hand-in
+  std::string game;
+  bool grade = false;      // `arena handin grade` instead of check
+  std::string extra_args;  // more options for the check (shell words), e.g. "--smoke-plies 20"
+};
+
+class Checker {
+ public:
+  Checker(Store& store, FileStore& files, CheckerOptions options);
+  ~Checker();  // stops: the check under way is killed (and redone at the next start)
+  Checker(const Checker&) = delete;
+  Checker& operator=(const Checker&) = delete;
+
+  void start();
+  // Something was queued: look now rather than at the next poll.
+  void wake();
+  void stop();
+
+ private:
+  Store& store_;
+  FileStore& files_;
+  CheckerOptions options_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::atomic<bool> stopping_{false};
+  bool woken_ = false;
+
+  void loop();
+  void check(const Submission& s);
+};
+
+// The copy of the uploaded file that the check reads: the original name's archive suffix (a .jar
+// stays a jar), nothing else of it.
+std::string checked_file_name(const std::string& uploaded_name);
+
+}  // namespace arena::course

@@ -1,0 +1,58 @@
+#pragma once
+// The course server's routes (docs/course-api.md), grouped by what they serve. Every route that
+// shows or changes something goes through `guard`, which answers 401 without credentials, 403 for
+// a student on a staff route, and checks CSRF on a cookie's POST.
+#include <httplib.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "course/caller.hpp"
+#include "course/checker.hpp"
+#include "course/file_store.hpp"
+#include "course/login_limiter.hpp"
+#include "course/store.hpp"
+
+namespace arena::course {
+
+struct CourseLimits {
+  std::size_t max_upload_bytes = 32u << 20;
+  int max_waiting_per_student = 3;  // hand-ins queued or being checked at once
+  int session_hours = 12;
+  bool secure_cookies = false;  // behind an HTTPS proxy: the cookie is Secure
+};
+
+struct CourseContext {
+  Store& store;
+  FileStore& files;
+  Checker& checker;
+  LoginLimiter& limiter;
+  CourseLimits limits;
+  std::string game;
+};
+
+// Account: the caller's own account (allowed before a one-time password is replaced).
+enum class Access { Account, AnyUser, Staff };
+using GuardedHandler =
+    std::function<void(const httplib::Request&, httplib::Response&, const Caller&)>;
+httplib::Server::Handler guard(CourseContext& ctx, Access access, GuardedHandler handler);
+
+void add_session_routes(httplib::Server& server, CourseContext& ctx);
+void add_submission_routes(httplib::Server& server, CourseContext& ctx);
+void add_game_routes(httplib::Server& server, CourseContext& ctx);
+void add_staff_routes(httplib::Server& server, CourseContext& ctx);
+void add_page_routes(httplib::Server& server, CourseContext& ctx);
+
+// Helpers the route files share.
+std::optional<std::int64_t> parse_id(const std::string& text);
+// The request's JSON body (an object), or nullopt after answering 400.
+std::optional<nlohmann::json> json_body(const httplib::Request& req, httplib::Response& res);
+// A hand-in the caller may see (their own, or any for staff), or nullopt after answering 404.
+std::optional<Submission> visible_submission(CourseContext& ctx, const Caller& caller,
+                                             std::int64_t id, httplib::Response& res);
+// A game the caller may see: staff any; a student one where a side is their hand-in.
+bool may_see_game(CourseContext& ctx, const Caller& caller, const GameRow& game);
+
+}  // namespace arena::course

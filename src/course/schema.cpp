@@ -1,0 +1,113 @@
+#include "course/schema.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <stdexcept>
+
+namespace arena::course {
+namespace {
+
+// Never edit a migration that has shipped: add the next one.
+constexpr std::array kMigrations = {
+    // 1: the course, its people, their hand-ins and games, and who did what.
+    R"sql(
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE users (
+  id INTEGER PRIMARY KEY,
+  login TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('student', 'staff')),
+  disabled INTEGER NOT NULL DEFAULT 0,
+  password_hash TEXT,
+  must_change_password INTEGER NOT NULL DEFAULT 0,
+  extra TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE tokens (
+  hash TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  created TEXT NOT NULL
+);
+CREATE TABLE sessions (
+  hash TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  csrf TEXT NOT NULL,
+  expires INTEGER NOT NULL
+);
+CREATE TABLE submissions (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users (id),
+  created TEXT NOT NULL,
+  file_hash TEXT NOT NULL,
+  file_name TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('queued', 'building', 'checking', 'accepted', 'rejected')),
+  stage TEXT NOT NULL DEFAULT '',
+  reason TEXT NOT NULL DEFAULT '',
+  verdict TEXT,
+  build_log TEXT NOT NULL DEFAULT '',
+  grade TEXT,
+  excluded INTEGER NOT NULL DEFAULT 0,
+  checked TEXT
+);
+CREATE INDEX submissions_by_user ON submissions (user_id, id);
+CREATE INDEX submissions_by_state ON submissions (state, id);
+CREATE TABLE games (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('smoke', 'ladder', 'challenge')),
+  white_submission INTEGER REFERENCES submissions (id),
+  black_submission INTEGER REFERENCES submissions (id),
+  white TEXT NOT NULL,
+  black TEXT NOT NULL,
+  result TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  plies INTEGER NOT NULL,
+  record TEXT NOT NULL,
+  created TEXT NOT NULL
+);
+CREATE INDEX games_by_white ON games (white_submission);
+CREATE INDEX games_by_black ON games (black_submission);
+CREATE TABLE game_logs (
+  game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+  submission_id INTEGER NOT NULL REFERENCES submissions (id),
+  log TEXT NOT NULL,
+  PRIMARY KEY (game_id, submission_id)
+);
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  detail TEXT NOT NULL
+);
+)sql",
+};
+
+}  // namespace
+
+int schema_version() {
+  return static_cast<int>(kMigrations.size());
+}
+
+void migrate(Database& db) {
+  for (;;) {
+    Transaction t(db);
+    auto q = db.prepare("PRAGMA user_version");
+    q.step();
+    const auto version = q.integer(0);
+    if (version > schema_version())
+      throw std::runtime_error(fmt::format(
+          "the course database has schema version {}, newer than this arena's {}: use a newer "
+          "arena",
+          version, schema_version()));
+    if (version == schema_version()) return;
+    db.exec(kMigrations[static_cast<std::size_t>(version)]);
+    db.exec(fmt::format("PRAGMA user_version = {}", version + 1));
+    t.commit();
+  }
+}
+
+}  // namespace arena::course

@@ -1,0 +1,67 @@
+#include "course/server.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <ostream>
+#include <stdexcept>
+
+#include "course/course_dir.hpp"
+#include "games/registry.hpp"
+#include "web/http_server.hpp"
+
+namespace arena::course {
+namespace fs = std::filesystem;
+
+void serve_course(const CourseServerOptions& o, std::ostream& out) {
+  const CourseDir dir{fs::absolute(o.dir)};
+  std::error_code ec;
+  if (!fs::is_regular_file(dir.db(), ec))
+    throw std::runtime_error(
+        fmt::format("{} is not a course folder (no course.db): make one with arena course init",
+                    o.dir.string()));
+  ServerLock lock(dir);
+  Store store(dir.db(), false);
+  FileStore files(dir.files());
+  const std::string game = store.setting("game").value_or("");
+  const GameInfo* info = find_game(game);
+  if (!info) throw std::runtime_error("the course's game '" + game + "' is unknown");
+  if (const int redo = store.requeue_interrupted(); redo > 0) {
+    fmt::print(out, "{} hand-in(s) left half checked go back to the queue\n", redo);
+    store.log_event("server", "requeue", fmt::format("{} hand-in(s) after a stop", redo));
+  }
+
+  CheckerOptions check;
+  check.arena_binary = fs::read_symlink("/proc/self/exe");
+  check.work_dir = dir.work();
+  check.game = game;
+  check.grade = game == "soccer";
+  check.extra_args = o.check_args;
+  Checker checker(store, files, check);
+  LoginLimiter limiter;
+  CourseContext ctx{store, files, checker, limiter, o.limits, game};
+
+  httplib::Server server;
+  web::ServerLimits limits;
+  limits.max_body_bytes = o.limits.max_upload_bytes + (64u << 10);  // the form around the file
+  limits.threads = o.threads;
+  limits.read_timeout_s = 30;  // an upload on a slow link
+  web::configure(server, limits);
+  add_session_routes(server, ctx);
+  add_submission_routes(server, ctx);
+  add_game_routes(server, ctx);
+  add_staff_routes(server, ctx);
+  add_page_routes(server, ctx);
+
+  const int port = web::bind(server, o.host, o.port);
+  checker.start();
+  store.log_event("server", "start", fmt::format("{}:{}", o.host, port));
+  fmt::print(out, "arena course server on http://{}:{}/ for {} ({})\n", o.host, port,
+             store.setting("title").value_or(""), game);
+  out.flush();
+  web::serve(server, true, out);
+  checker.stop();
+  store.log_event("server", "stop", "");
+}
+
+}  // namespace arena::course

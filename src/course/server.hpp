@@ -1,0 +1,27 @@
+#pragma once
+// `arena course serve`: one course folder behind one HTTP server, with the hand-in checker
+// running beside it. Taking the folder's lock, migrating, and putting back the checks a stopped
+// server left half done all happen before the first request.
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+
+#include "course/routes.hpp"
+
+namespace arena::course {
+
+struct CourseServerOptions {
+  std::filesystem::path dir;
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: any free port
+  int threads = 16;
+  CourseLimits limits;
+  std::string check_args;  // more options for `arena handin check`
+};
+
+// Serves until SIGINT/SIGTERM; prints the address once listening. Throws std::runtime_error
+// (the folder is no course, another server holds it, the port is taken).
+void serve_course(const CourseServerOptions& options, std::ostream& out);
+
+}  // namespace arena::course

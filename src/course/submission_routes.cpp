@@ -1,0 +1,125 @@
+// Hand-ins: upload, the caller's list (everyone's for staff), one hand-in, and the leaderboard.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "course/json_views.hpp"
+#include "course/routes.hpp"
+#include "web/http_server.hpp"
+
+namespace arena::course {
+namespace {
+
+// Only what arena can unpack is taken: a zip or jar, a tar, gzip or xz (by their first bytes).
+bool looks_like_an_archive(const std::string& b) {
+  const auto starts = [&](std::string_view magic) {
+    return b.compare(0, magic.size(), magic) == 0;
+  };
+  return starts("PK\x03\x04") || starts("PK\x05\x06") || starts("\x1f\x8b") ||
+         starts(
+             "\xfd"
+             "7zXZ") ||
+         (b.size() > 262 && b.compare(257, 5, "ustar") == 0);
+}
+
+// A file name as people may see it: printable ASCII, no path, at most 200 bytes.
+std::string clean_file_name(const std::string& name) {
+  std::string base =
+      name.substr(name.find_last_of("/\\") == std::string::npos ? 0 : name.find_last_of("/\\") + 1);
+  std::string out;
+  for (char c : base)
+    if (c >= 0x20 && c < 0x7f) out += c;
+  if (out.size() > 200) out.resize(200);
+  return out.empty() ? "handin" : out;
+}
+
+void upload(CourseContext& ctx, const httplib::Request& req, httplib::Response& res,
+            const Caller& caller) {
+  if (!req.has_file("file"))
+    return web::send_error(res, 400, "send the hand-in as the multipart form field 'file'");
+  const httplib::MultipartFormData file = req.get_file_value("file");
+  if (file.content.empty()) return web::send_error(res, 400, "the file is empty");
+  if (file.content.size() > ctx.limits.max_upload_bytes)
+    return web::send_error(
+        res, 413,
+        fmt::format("a hand-in may have at most {} MB", ctx.limits.max_upload_bytes >> 20));
+  if (!looks_like_an_archive(file.content))
+    return web::send_error(res, 415,
+                           "this is not an archive: hand in a zip, tar, tar.gz, tar.xz or jar");
+  const std::string deadline = ctx.store.setting("deadline").value_or("");
+  const std::string now = utc_now();
+  if (!caller.staff() && !deadline.empty() && now > deadline)
+    return web::send_error(
+        res, 403, fmt::format("the deadline was {}; this hand-in came at {}", deadline, now));
+  int waiting = 0;
+  for (const Submission& s : ctx.store.submissions(caller.user.id))
+    if (s.state == "queued" || s.state == "building" || s.state == "checking") ++waiting;
+  if (waiting >= ctx.limits.max_waiting_per_student)
+    return web::send_error(res, 429,
+                           fmt::format("{} of your hand-ins are still being checked: wait for "
+                                       "their verdicts",
+                                       waiting));
+  // The file first (synced), then the row: an answered upload is never lost, and a crash in
+  // between leaves at most a file nobody points to.
+  const std::string hash = ctx.files.put(file.content);
+  const auto id = ctx.store.add_submission(caller.user.id, hash, clean_file_name(file.filename),
+                                           static_cast<std::int64_t>(file.content.size()));
+  ctx.store.log_event(caller.user.login, "hand-in",
+                      fmt::format("#{} {} ({} bytes, {})", id, clean_file_name(file.filename),
+                                  file.content.size(), hash.substr(0, 12)));
+  ctx.checker.wake();
+  res.set_header("Location", fmt::format("/api/submissions/{}", id));
+  web::send_json(res, nlohmann::json{{"id", id}, {"state", "queued"}}.dump(), 201);
+}
+
+}  // namespace
+
+void add_submission_routes(httplib::Server& server, CourseContext& ctx) {
+  server.Post("/api/submissions",
+              guard(ctx, Access::AnyUser, [&ctx](const auto& req, auto& res, const Caller& c) {
+                upload(ctx, req, res, c);
+              }));
+
+  server.Get("/api/submissions",
+             guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res, const Caller& caller) {
+               nlohmann::json list = nlohmann::json::array();
+               const auto mine = caller.staff() ? std::nullopt : std::optional(caller.user.id);
+               for (const Submission& s : ctx.store.submissions(mine))
+                 list.push_back(submission_json(s, false));
+               web::send_json(res, nlohmann::json{{"submissions", list}}.dump());
+             }));
+
+  server.Get(R"(/api/submissions/([^/]+))",
+             guard(ctx, Access::AnyUser, [&ctx](const auto& req, auto& res, const Caller& caller) {
+               const auto id = parse_id(req.matches[1]);
+               if (!id) return web::send_error(res, 404, "no such hand-in");
+               const auto s = visible_submission(ctx, caller, *id, res);
+               if (!s) return;
+               web::send_json(res, submission_json(*s, true).dump(
+                                       -1, ' ', false, nlohmann::json::error_handler_t::replace));
+             }));
+
+  server.Get("/api/leaderboard",
+             guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res, const Caller&) {
+               nlohmann::json rows = nlohmann::json::array();
+               int rank = 0;
+               // Until the ladder has rated them, versions stand in the order they were accepted.
+               auto versions = ctx.store.current_versions();
+               std::sort(
+                   versions.begin(), versions.end(),
+                   [](const Submission& a, const Submission& b) { return a.login < b.login; });
+               for (const Submission& s : versions) {
+                 rows.push_back({{"rank", ++rank},
+                                 {"login", s.login},
+                                 {"name", s.name},
+                                 {"rating", nullptr},
+                                 {"error", nullptr},
+                                 {"games", 0},
+                                 {"submission", s.id},
+                                 {"accepted", s.checked.value_or("")}});
+               }
+               web::send_json(res, nlohmann::json{{"rows", rows}}.dump());
+             }));
+}
+
+}  // namespace arena::course
