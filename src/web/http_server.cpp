@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
@@ -58,6 +59,12 @@ void configure(httplib::Server& server, const ServerLimits& limits, const std::s
   server.set_keep_alive_timeout(limits.keep_alive_timeout_s);
   const auto threads = static_cast<std::size_t>(limits.threads);
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  // SO_REUSEADDR alone, not httplib's default SO_REUSEPORT: with that, a second server binds a
+  // port already in use (and the connections split between the two) instead of failing to bind.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   server.set_default_headers({{"Cache-Control", "no-store"},
                               {"X-Content-Type-Options", "nosniff"},
                               {"X-Frame-Options", "DENY"},
