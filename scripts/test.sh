@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: release build and tests (with the sandbox on cgroup v2 in a QEMU guest,
 # tests/vm), the same tests under AddressSanitizer + UndefinedBehaviorSanitizer, and a short
-# libFuzzer run of the protocol parsers and the web viewer's HTTP request parser (clang).
+# libFuzzer run of the protocol parsers (clang).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -32,7 +32,7 @@ cmake --build --preset clang -j "$jobs"
 
 echo "== libFuzzer run of the line-protocol parser (clang)"
 cmake --preset fuzz -DARENA_WERROR=ON >/dev/null
-cmake --build --preset fuzz -j "$jobs" --target fuzz_course_lines fuzz_java_serial fuzz_http_request
+cmake --build --preset fuzz -j "$jobs" --target fuzz_course_lines fuzz_java_serial
 mkdir -p build/fuzz/corpus
 cp -n fuzz/corpus/course_lines/* build/fuzz/corpus/ 2>/dev/null || true
 ./build/fuzz/fuzz_course_lines -max_total_time="${ARENA_FUZZ_SECONDS:-30}" -max_len=4096 \
@@ -42,9 +42,4 @@ mkdir -p build/fuzz/corpus-java
 cp -n fuzz/corpus/java_serial/* build/fuzz/corpus-java/ 2>/dev/null || true
 ./build/fuzz/fuzz_java_serial -max_total_time="${ARENA_FUZZ_SECONDS:-30}" -max_len=20000 \
   -print_final_stats=1 build/fuzz/corpus-java 2>&1 | tail -n 12
-echo "== libFuzzer run of the web viewer's HTTP request parser (clang)"
-mkdir -p build/fuzz/corpus-http
-cp -n fuzz/corpus/http_request/* build/fuzz/corpus-http/ 2>/dev/null || true
-./build/fuzz/fuzz_http_request -max_total_time="${ARENA_FUZZ_SECONDS:-30}" -max_len=10000 \
-  -print_final_stats=1 build/fuzz/corpus-http 2>&1 | tail -n 12
 echo "fuzz: no crash"

@@ -1,25 +1,23 @@
-// `arena web` without a browser: the JSON API over a folder (records with per-ply views, the
-// listing, tournaments), path traversal attempts, and the server on a real socket (port 0).
+// `arena web`'s JSON API over a folder, asked over HTTP as the page asks it (a server on a free
+// port): records with per-ply views, the listing, tournaments, path traversal attempts, HEAD.
 #include <gtest/gtest.h>
 
-#include <asio.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
-#include <thread>
 
 #include "referee/record.hpp"
 #include "support/process.hpp"
+#include "support/served_folder.hpp"
 #include "support/temp_dir.hpp"
 #include "view/web_app.hpp"
-#include "view/web_server.hpp"
 
 namespace arena::view {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ServedFolder;
 using testing::TempDir;
 
 GameRecord sample_record(std::vector<std::string> moves) {
@@ -57,12 +55,10 @@ class WebAppTest : public ::testing::Test {
     write_text(root_ / "cup" / "standings.json",
                "{\"zeta\":1,\"alpha\":[{\"name\":\"b\",\"pts\":2}]}");
     write_record(root_ / "cup" / "r1.json", sample_record({"B4,N"}));
-    app_ = std::make_unique<WebApp>(root_);
+    served_ = std::make_unique<ServedFolder>(root_);
   }
 
-  HttpResponse get(const std::string& target) {
-    return app_->handle_head("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n");
-  }
+  HttpResponse get(const std::string& target) { return served_->get(target); }
   nlohmann::json get_json(const std::string& target) {
     const HttpResponse r = get(target);
     EXPECT_EQ(r.status, 200) << target << ": " << r.body;
@@ -72,7 +68,7 @@ class WebAppTest : public ::testing::Test {
 
   TempDir dir_;
   fs::path root_;
-  std::unique_ptr<WebApp> app_;
+  std::unique_ptr<ServedFolder> served_;
 };
 
 TEST_F(WebAppTest, ServesThePageBuiltIntoTheProgram) {
@@ -84,7 +80,11 @@ TEST_F(WebAppTest, ServesThePageBuiltIntoTheProgram) {
     EXPECT_EQ(get(asset).status, 200) << asset;
   EXPECT_EQ(get("/app.js").content_type, "text/javascript; charset=utf-8");
   EXPECT_EQ(get("/nope.js").status, 404);
-  EXPECT_EQ(get("/api/nope").status, 404);
+  const HttpResponse nope = get("/api/nope");
+  EXPECT_EQ(nope.status, 404);
+  EXPECT_EQ(nope.content_type, "application/json");  // every error says why
+  EXPECT_EQ(nlohmann::json::parse(nope.body),
+            (nlohmann::json{{"error", "no such API: /api/nope"}}));
 }
 
 TEST_F(WebAppTest, ARecordComesWithThePositionAfterEveryPly) {
@@ -311,10 +311,16 @@ TEST_F(WebAppTest, OversizedRecordsAreRefusedNotRead) {
 }
 
 TEST_F(WebAppTest, HeadGivesHeadersOnly) {
-  const HttpResponse r = app_->handle_head("HEAD / HTTP/1.1\r\n\r\n");
-  EXPECT_EQ(r.status, 200);
-  EXPECT_TRUE(r.head_only);
-  EXPECT_EQ(serialize(r).find("<html"), std::string::npos);
+  for (const char* target : {"/", "/api/record?path=run1/game.json", "/api/nope"}) {
+    auto client = served_->client();
+    const auto head = client.Head(target);
+    ASSERT_TRUE(head) << target;
+    const HttpResponse full = get(target);
+    EXPECT_EQ(head->status, full.status) << target;
+    EXPECT_EQ(head->get_header_value("Content-Type"), full.content_type) << target;
+    EXPECT_EQ(head->get_header_value("Content-Length"), std::to_string(full.body.size())) << target;
+    EXPECT_TRUE(head->body.empty()) << target;
+  }
 }
 
 TEST(WebAppRoot, MustBeAFolder) {
@@ -324,97 +330,12 @@ TEST(WebAppRoot, MustBeAFolder) {
   EXPECT_THROW(WebApp(dir.path() / "file"), std::runtime_error);
 }
 
-// ---- the server on a real socket -------------------------------------------------------------
-
-class WebServerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    write_record(dir_.path() / "g.json", sample_record({"B4,N"}));
-    WebServerOptions o;
-    o.port = 0;
-    o.root = dir_.path();
-    o.request_timeout_ms = 1000;
-    o.max_connections = 4;
-    server_ = std::make_unique<WebServer>(o, log_);
-    port_ = server_->listen();
-    thread_ = std::thread([this] { server_->run(); });
-  }
-  void TearDown() override {
-    server_->stop();
-    thread_.join();
-  }
-
-  // Sends the bytes, then reads until the server closes (bounded by a deadline).
-  std::string exchange(const std::string& bytes, bool close_write = true) {
-    asio::io_context io;
-    asio::ip::tcp::socket s(io);
-    s.connect({asio::ip::address_v4::loopback(), port_});
-    asio::error_code ec;  // the server may answer (and stop reading) before all is sent
-    asio::write(s, asio::buffer(bytes), ec);
-    if (close_write) s.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
-    return read_all(s);
-  }
-  static std::string read_all(asio::ip::tcp::socket& s) {
-    std::string out;
-    std::array<char, 4096> buf{};
-    asio::error_code ec;
-    timeval tv{5, 0};  // never hang the suite
-    ::setsockopt(s.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    while (true) {
-      const std::size_t n = s.read_some(asio::buffer(buf), ec);
-      if (ec) break;
-      out.append(buf.data(), n);
-    }
-    return out;
-  }
-  static std::string status_line(const std::string& response) {
-    return response.substr(0, response.find("\r\n"));
-  }
-
-  TempDir dir_;
-  std::ostringstream log_;
-  std::unique_ptr<WebServer> server_;
-  std::uint16_t port_ = 0;
-  std::thread thread_;
-};
-
-TEST_F(WebServerTest, AnswersOneRequestPerConnection) {
-  const std::string r = exchange("GET /api/record?path=g.json HTTP/1.1\r\nHost: x\r\n\r\n");
-  EXPECT_EQ(status_line(r), "HTTP/1.1 200 OK");
-  const auto body = nlohmann::json::parse(r.substr(r.find("\r\n\r\n") + 4));
-  EXPECT_EQ(body["views"].size(), 2u);
-}
-
-TEST_F(WebServerTest, RefusesBadRequestsOnTheWire) {
-  EXPECT_EQ(status_line(exchange("BREW /pot HTTP/1.1\r\n\r\n")), "HTTP/1.1 405 Method Not Allowed");
-  EXPECT_EQ(status_line(exchange("\x16\x03\x01\x02\x01\r\n\r\n")), "HTTP/1.1 400 Bad Request");
-  EXPECT_EQ(status_line(exchange("GET /api/record?path=../x HTTP/1.1\r\n\r\n")),
-            "HTTP/1.1 400 Bad Request");
-  // A head that never ends is cut at the bound, not buffered forever.
-  EXPECT_EQ(status_line(exchange("GET / HTTP/1.1\r\nX: " + std::string(64 * 1024, 'a'), false)),
-            "HTTP/1.1 431 Request Header Fields Too Large");
-}
-
-TEST_F(WebServerTest, AClientThatSendsNothingIsCutAtTheDeadline) {
-  asio::io_context io;
-  asio::ip::tcp::socket s(io);
-  s.connect({asio::ip::address_v4::loopback(), port_});
-  asio::write(s, asio::buffer(std::string("GET / HT")));
-  EXPECT_EQ(status_line(read_all(s)), "HTTP/1.1 408 Request Timeout");
-  // Meanwhile and afterwards the server answers others.
-  EXPECT_EQ(status_line(exchange("GET / HTTP/1.1\r\n\r\n")), "HTTP/1.1 200 OK");
-}
-
-TEST_F(WebServerTest, TooManyConnectionsGetServiceUnavailable) {
-  asio::io_context io;
-  std::vector<asio::ip::tcp::socket> idle;
-  for (int i = 0; i < 4; ++i) {
-    idle.emplace_back(io);
-    idle.back().connect({asio::ip::address_v4::loopback(), port_});
-  }
-  // Connections are accepted in order: these four are open when the fifth comes.
-  EXPECT_EQ(status_line(exchange("GET / HTTP/1.1\r\n\r\n")), "HTTP/1.1 503 Service Unavailable");
-  for (auto& s : idle) s.close();
+TEST(WebAppRoot, AnswersGetAndHeadOnly) {
+  TempDir dir;
+  WebApp app(dir.path());
+  EXPECT_EQ(app.handle({"GET", "/api/list", {}}).status, 200);
+  EXPECT_EQ(app.handle({"HEAD", "/api/list", {}}).status, 200);
+  EXPECT_EQ(app.handle({"POST", "/api/list", {}}).status, 405);
 }
 
 }  // namespace

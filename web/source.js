@@ -9,13 +9,22 @@ const Source = (() => {
     Object.entries(params || {}).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
 
   if (!exported) {
+    // An error answer is {"error": reason}; anything else is shown as it came.
+    const reason = async (r) => {
+      const text = (await r.text()).trim();
+      try {
+        return JSON.parse(text).error || text;
+      } catch {
+        return text;
+      }
+    };
     return {
       exported: null,
       // GET /api/WHAT?params: the answer, or an Error with the server's reason.
       async get(what, params) {
         // Relative: the viewer answers at /api/ under `arena web`, at /view/api/ on a course server.
         const r = await fetch(`api/${what}?${query(params)}`, { cache: "no-store" });
-        if (!r.ok) throw new Error(`${r.status}: ${(await r.text()).trim()}`);
+        if (!r.ok) throw new Error(`${r.status}: ${await reason(r)}`);
         return r.json();
       },
       fileUrl: () => null,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 #include <system_error>
 
@@ -48,22 +49,12 @@ std::string FolderIndex::relative_name(const fs::path& p) const {
   return p.lexically_relative(root_).generic_string();
 }
 
-std::optional<nlohmann::json> FolderIndex::summary(const fs::path& file) {
-  const std::string version = file_version(file);
-  if (version.empty()) return std::nullopt;
-  auto& slot = cache_[file];
-  if (slot.version == version) return slot.summary;
-  if (cache_.size() > 4 * kMaxListedEntries) {  // files come and go: keep the cache bounded
-    cache_.clear();
-    return summary(file);
-  }
-  slot.version = version;
-  slot.summary.reset();
+std::optional<nlohmann::json> FolderIndex::read_summary(const fs::path& file) const {
   try {
     const auto j = nlohmann::json::parse(read_bounded(file, kMaxRecordBytes));
     const GameRecord r = record_from_json(j);
     const bool live = r.outcome == Outcome::Ongoing && r.reason == kInProgressReason;
-    slot.summary = nlohmann::json{
+    return nlohmann::json{
         {"path", relative_name(file)},
         {"game", r.game},
         {"white", r.white.name},
@@ -75,9 +66,24 @@ std::optional<nlohmann::json> FolderIndex::summary(const fs::path& file) {
         {"started_at", r.started_at},
     };
   } catch (const std::exception&) {
-    // Not a record (standings, settings, a half-written foreign file): not listed.
+    return std::nullopt;  // not a record (standings, settings, a half-written foreign file)
   }
-  return slot.summary;
+}
+
+std::optional<nlohmann::json> FolderIndex::summary(const fs::path& file) {
+  const std::string version = file_version(file);
+  if (version.empty()) return std::nullopt;
+  {
+    const std::lock_guard lock(cache_mutex_);
+    if (const auto it = cache_.find(file); it != cache_.end() && it->second.version == version)
+      return it->second.summary;
+  }
+  // Read without the lock: other requests go on meanwhile.
+  auto s = read_summary(file);
+  const std::lock_guard lock(cache_mutex_);
+  if (cache_.size() > 4 * kMaxListedEntries) cache_.clear();  // files come and go: keep it bounded
+  cache_[file] = {version, s};
+  return s;
 }
 
 nlohmann::json FolderIndex::list(const fs::path& under) {

@@ -1,9 +1,11 @@
 #pragma once
 // What a served folder holds: game records (finished or being played) and tournament folders.
-// Summaries are cached by file modification time and size, so polling the list stays cheap.
+// Summaries are cached by file modification time and size, so polling the list stays cheap; the
+// server answers several requests at once, so the cache is shared under a lock.
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -44,7 +46,10 @@ class FolderIndex {
     std::optional<nlohmann::json> summary;
   };
   std::filesystem::path root_;
+  std::mutex cache_mutex_;
   std::map<std::filesystem::path, Cached> cache_;
+
+  std::optional<nlohmann::json> read_summary(const std::filesystem::path& file) const;
 };
 
 }  // namespace arena::view

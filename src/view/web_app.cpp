@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "core/text.hpp"
 #include "games/registry.hpp"
 #include "referee/record.hpp"
 #include "view/assets.hpp"
@@ -14,6 +15,26 @@
 
 namespace arena::view {
 namespace fs = std::filesystem;
+
+namespace {
+
+HttpResponse error_response(int status, std::string_view reason) {
+  return {status, "text/plain; charset=utf-8", printable(reason, 300)};
+}
+
+HttpResponse json_response(std::string body) {
+  return {200, "application/json", std::move(body)};
+}
+
+fs::path canonical_folder(const fs::path& root) {
+  std::error_code ec;
+  fs::path canonical = fs::canonical(root, ec);
+  if (ec || !fs::is_directory(canonical, ec))
+    throw std::runtime_error(fmt::format("{} is not a folder", root.string()));
+  return canonical;
+}
+
+}  // namespace
 
 std::string_view content_type_for(std::string_view name) {
   const auto ends = [&](std::string_view ext) { return name.ends_with(ext); };
@@ -27,29 +48,16 @@ std::string_view content_type_for(std::string_view name) {
   return "application/octet-stream";
 }
 
-WebApp::WebApp(const fs::path& root) : index_(fs::path{}) {
-  std::error_code ec;
-  root_ = fs::canonical(root, ec);
-  if (ec || !fs::is_directory(root_, ec))
-    throw std::runtime_error(fmt::format("{} is not a folder", root.string()));
-  index_ = FolderIndex(root_);
-}
-
-HttpResponse WebApp::handle_head(std::string_view head) {
-  const ParsedRequest parsed = parse_request(head);
-  if (!parsed.request) return error_response(parsed.status, parsed.error);
-  return handle(*parsed.request);
-}
+WebApp::WebApp(const fs::path& root) : root_(canonical_folder(root)), index_(root_) {}
 
 HttpResponse WebApp::handle(const HttpRequest& request) {
-  HttpResponse r;
+  if (request.method != "GET" && request.method != "HEAD")
+    return error_response(405, "only GET and HEAD");
   try {
-    r = route(request);
+    return route(request);
   } catch (const std::exception& e) {
-    r = error_response(500, e.what());
+    return error_response(500, e.what());
   }
-  r.head_only = request.method == "HEAD";
-  return r;
 }
 
 HttpResponse WebApp::route(const HttpRequest& request) {

@@ -2,21 +2,35 @@
 // What `arena web` answers, without sockets: the embedded page and the JSON API over one folder
 // (docs/viewer.md). The socket side is web_server.hpp.
 #include <filesystem>
+#include <map>
+#include <string>
 #include <string_view>
 #include <variant>
 
 #include "view/folder_index.hpp"
-#include "view/http.hpp"
 
 namespace arena::view {
+
+// A request as the HTTP server hands it over: path and query already percent-decoded.
+struct HttpRequest {
+  std::string method;  // GET or HEAD
+  std::string path;    // starts with '/'
+  std::map<std::string, std::string> query;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "text/plain; charset=utf-8";
+  std::string body;  // from status 400 on: the reason, which the server sends as {"error": reason}
+};
 
 class WebApp {
  public:
   // Throws std::runtime_error when `root` is not a readable folder.
   explicit WebApp(const std::filesystem::path& root);
 
-  // One complete request head in, one response out. Never throws.
-  HttpResponse handle_head(std::string_view head);
+  // One request in, one response out (HEAD gets the GET answer; the server drops its body).
+  // Never throws.
   HttpResponse handle(const HttpRequest& request);
 
   const std::filesystem::path& root() const { return root_; }

@@ -1,6 +1,6 @@
 #pragma once
-// `arena web`'s socket side (asio): accepts connections on one address, reads one bounded
-// request head per connection (with a deadline), answers it with WebApp, closes.
+// `arena web`'s socket side: WebApp's answers served over HTTP by cpp-httplib (src/web), with its
+// limits, headers and error bodies, on one address until stop() or SIGINT/SIGTERM.
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -13,12 +13,13 @@ struct WebServerOptions {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;  // 0: any free port
   std::filesystem::path root = ".";
-  int max_connections = 64;        // beyond this, new connections get 503
-  int request_timeout_ms = 10000;  // to send a whole request head
+  // How long a connection may stay silent within a request; before one, 5 s or this if shorter.
+  int read_timeout_s = 10;
 };
 
 class WebServer {
  public:
+  // Throws std::runtime_error when the root is not a readable folder.
   WebServer(WebServerOptions options, std::ostream& log);
   ~WebServer();
   WebServer(const WebServer&) = delete;
@@ -28,7 +29,7 @@ class WebServer {
   std::uint16_t listen();
   // Serves until stop() or, with handle_signals, SIGINT/SIGTERM.
   void run(bool handle_signals = false);
-  void stop();  // safe from any thread
+  void stop();  // safe from any thread, also before run()
 
  private:
   class Impl;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
@@ -58,6 +59,12 @@ void configure(httplib::Server& server, const ServerLimits& limits, const std::s
   server.set_keep_alive_timeout(limits.keep_alive_timeout_s);
   const auto threads = static_cast<std::size_t>(limits.threads);
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  // SO_REUSEADDR alone, not httplib's default SO_REUSEPORT: with that, a second server binds a
+  // port already in use (and the connections split between the two) instead of failing to bind.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   server.set_default_headers({{"Cache-Control", "no-store"},
                               {"X-Content-Type-Options", "nosniff"},
                               {"X-Frame-Options", "DENY"},
@@ -68,6 +75,13 @@ void configure(httplib::Server& server, const ServerLimits& limits, const std::s
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
     send_error(res, res.status, status_text(res.status));
+  });
+  // httplib matches routes with std::regex, whose stack grows with the path: a long one could
+  // overflow a thread's stack. It is refused before routing.
+  server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (req.target.size() <= kMaxTarget) return httplib::Server::HandlerResponse::Unhandled;
+    send_error(res, 414, "the address is too long");
+    return httplib::Server::HandlerResponse::Handled;
   });
   server.set_exception_handler(
       [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {

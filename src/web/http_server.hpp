@@ -10,6 +10,9 @@
 
 namespace arena::web {
 
+// A request target (path and query) beyond this gets 414.
+inline constexpr std::size_t kMaxTarget = 2048;
+
 struct ServerLimits {
   std::size_t max_body_bytes = 64 * 1024;  // a request body beyond this gets 413
   int read_timeout_s = 10;                 // to send a request (head and body)
