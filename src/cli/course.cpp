@@ -96,10 +96,15 @@ void add_course(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 256));
   serve_cmd->add_flag("--secure-cookies", serve->limits.secure_cookies,
                       "Mark the session cookie Secure (when an HTTPS proxy is in front)");
+  auto no_grade = std::make_shared<bool>(false);
+  serve_cmd->add_flag("--no-grade", *no_grade,
+                      "Check hand-ins without grading them (Paper Soccer's grading games take "
+                      "minutes)");
   serve_cmd->add_option("--check-options", serve->check_args,
                         "More options for each hand-in's check, as for arena handin check "
                         "(e.g. \"--smoke-plies 40 --sandbox required\")");
-  serve_cmd->callback([serve, max_upload_mb, &exit_code] {
+  serve_cmd->callback([serve, max_upload_mb, no_grade, &exit_code] {
+    serve->grade = !*no_grade;
     serve->limits.max_upload_bytes = static_cast<std::size_t>(*max_upload_mb) << 20;
     guarded(exit_code, [&] { course::serve_course(*serve, std::cout); });
   });

@@ -18,6 +18,7 @@ struct CourseServerOptions {
   int threads = 16;
   CourseLimits limits;
   std::string check_args;  // more options for `arena handin check`
+  bool grade = true;       // grade where the game has the course's grading (Paper Soccer)
 };
 
 // Serves until SIGINT/SIGTERM; prints the address once listening. Throws std::runtime_error

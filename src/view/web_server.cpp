@@ -12,9 +12,6 @@
 namespace arena::view {
 namespace {
 
-// httplib matches routes with std::regex, which recurses once per character of the path: longer
-// targets are refused before routing, so that no request can exhaust a thread's stack.
-
 HttpRequest to_request(const httplib::Request& req) {
   HttpRequest r{req.method, req.path, {}};
   for (const auto& [key, value] : req.params) r.query[key] = value;  // a repeated key: the last
