@@ -9,7 +9,7 @@ std::chrono::seconds LoginLimiter::wait_for(const Count& c, Clock::time_point no
   if (c.failures < free_failures_) return std::chrono::seconds(0);
   const int doublings = std::min(c.failures - free_failures_, 12);
   const auto delay =
-      std::min(std::chrono::seconds(std::int64_t{1} << doublings), std::chrono::seconds(3600));
+      std::min(std::chrono::seconds(std::int64_t{5} << doublings), std::chrono::seconds(3600));
   const auto ready = c.last + delay;
   if (now >= ready) return std::chrono::seconds(0);
   return std::chrono::ceil<std::chrono::seconds>(ready - now);

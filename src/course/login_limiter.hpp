@@ -1,7 +1,7 @@
 #pragma once
 // Failed logins, counted per login and per client address: after a few failures each further try
-// waits longer (doubling up to an hour), so guessing a password takes years while a student who
-// mistypes waits seconds. In memory: a restart forgives, which costs an attacker a restart they
+// waits longer (5 s, doubling up to an hour), so guessing a password takes years while a student
+// who mistypes waits seconds. In memory: a restart forgives, which costs an attacker a restart they
 // cannot cause.
 #include <chrono>
 #include <map>

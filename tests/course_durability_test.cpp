@@ -1,0 +1,200 @@
+// Nothing lost, nothing half shown: a course server killed with SIGKILL while it checks a hand-in
+// starts again with every answered upload and checks the interrupted one again; a second server
+// on the same folder is refused; hostile uploads get clear errors and leave the server serving;
+// the deadline refuses late hand-ins; a backup taken while serving holds the database and files.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "support/course_fixture.hpp"
+
+namespace arena {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using testing::CourseServer;
+using testing::Process;
+using testing::run_arena;
+
+// Whether any process still runs a check of this course (its folder in the command line).
+bool check_running(const fs::path& course) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "cmdline");
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (char& c : cmd)
+      if (c == '\0') c = ' ';
+    if (cmd.find("handin") != std::string::npos && cmd.find(course.string()) != std::string::npos)
+      return true;
+  }
+  return false;
+}
+
+TEST(CourseDurability, KillNineWhileCheckingLosesNothing) {
+  CourseServer server;
+  // A build that takes a while, so the kill finds it under way.
+  auto r = server.upload("alice", testing::soccer_zip(server.tmp(), "sleep 4"));
+  ASSERT_EQ(r->status, 201) << r->body;
+  const auto slow = nlohmann::json::parse(r->body)["id"].get<std::int64_t>();
+  r = server.upload("bob", testing::soccer_zip(server.tmp()));
+  ASSERT_EQ(r->status, 201);
+  const auto queued = nlohmann::json::parse(r->body)["id"].get<std::int64_t>();
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  std::string state;
+  while (std::chrono::steady_clock::now() < until && state != "building") {
+    state = nlohmann::json::parse(
+        server.get("alice", "/api/submissions/" + std::to_string(slow))->body)["state"];
+    std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_EQ(state, "building");
+  server.stop(SIGKILL);
+  // The check dies with the server (it would otherwise write into a folder the next one reuses).
+  const auto gone_by = std::chrono::steady_clock::now() + 20s;
+  while (check_running(server.dir()) && std::chrono::steady_clock::now() < gone_by)
+    std::this_thread::sleep_for(100ms);
+  EXPECT_FALSE(check_running(server.dir())) << "a check outlived its server";
+
+  server.start();
+  const auto a = server.wait_verdict("alice", slow);
+  EXPECT_EQ(a["state"], "accepted") << a.dump(2);
+  const auto b = server.wait_verdict("bob", queued);
+  EXPECT_EQ(b["state"], "accepted") << b.dump(2);
+  // Exactly the two uploads, each with its two smoke games (none doubled by the restart).
+  const auto all = nlohmann::json::parse(server.get("prof", "/api/submissions")->body);
+  EXPECT_EQ(all["submissions"].size(), 2u);
+  const auto games = nlohmann::json::parse(
+      server.get("alice", "/api/games?submission=" + std::to_string(slow))->body);
+  EXPECT_EQ(games["games"].size(), 2u);
+  const auto events = nlohmann::json::parse(server.get("prof", "/api/events")->body);
+  bool requeued = false;
+  for (const auto& e : events["events"]) requeued |= e["action"] == "requeue";
+  EXPECT_TRUE(requeued) << events;
+}
+
+TEST(CourseDurability, ASecondServerOnTheFolderIsRefused) {
+  CourseServer server;
+  Process second({ARENA_BINARY, "course", "serve", server.dir().string(), "--port", "0"});
+  const auto code = second.wait(30s);
+  ASSERT_TRUE(code.has_value()) << "the second server is serving";
+  EXPECT_EQ(*code, 1);
+  EXPECT_NE(second.err().find("another server serves"), std::string::npos) << second.err();
+  EXPECT_EQ(server.get("alice", "/api/me")->status, 200);
+}
+
+TEST(CourseDurability, HostileUploadsGetClearErrors) {
+  CourseServer server("--max-upload=1");
+  // Over the size limit.
+  auto r = server.upload("alice", "PK\x03\x04" + std::string(2 << 20, 'x'));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);
+  // Not an archive, empty, and no file field at all.
+  EXPECT_EQ(server.upload("alice", "#!/bin/sh\nrm -rf /\n")->status, 415);
+  EXPECT_EQ(server.upload("alice", "")->status, 400);
+  EXPECT_EQ(server.client().Post("/api/submissions", server.as("alice"), "x", "text/plain")->status,
+            400);
+  // An archive whose entry leaves its folder is taken, then rejected with the reason.
+  const fs::path zip = server.tmp() / "evil.zip";
+  {
+    testing::TestArchive a(zip, testing::ArchiveFormat::Zip);
+    a.file("../../escape.txt", "gotcha");
+    a.close();
+  }
+  std::ifstream in(zip, std::ios::binary);
+  r = server.upload("alice", std::string((std::istreambuf_iterator<char>(in)), {}),
+                    "../../evil.zip");
+  ASSERT_EQ(r->status, 201) << r->body;
+  const auto v = server.wait_verdict("alice", nlohmann::json::parse(r->body)["id"]);
+  EXPECT_EQ(v["state"], "rejected");
+  EXPECT_NE(v["reason"].get<std::string>().find(".."), std::string::npos) << v.dump(2);
+  EXPECT_EQ(v["file_name"], "evil.zip") << "the name keeps no path";
+  EXPECT_FALSE(fs::exists(server.tmp() / "escape.txt"));
+  EXPECT_FALSE(fs::exists(server.dir() / "escape.txt"));
+  // At most three waiting at once per student.
+  const std::string good = testing::soccer_zip(server.tmp(), "sleep 3");
+  int refused = 0;
+  for (int i = 0; i < 5; ++i) refused += server.upload("bob", good)->status == 429;
+  EXPECT_GE(refused, 1);
+  EXPECT_EQ(server.get("alice", "/api/me")->status, 200) << "the server still serves";
+}
+
+TEST(CourseDurability, TheDeadlineRefusesLateHandInsWithTheTime) {
+  CourseServer server;
+  auto r = server.post_json("prof", "/api/deadline", {{"deadline", "2020-01-01T00:00"}});
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(nlohmann::json::parse(r->body)["deadline"], "2020-01-01T00:00:00Z");
+  EXPECT_EQ(server.post_json("prof", "/api/deadline", {{"deadline", "tomorrow"}})->status, 400);
+  const std::string zip = testing::soccer_zip(server.tmp());
+  r = server.upload("alice", zip);
+  EXPECT_EQ(r->status, 403);
+  EXPECT_NE(r->body.find("the deadline was 2020-01-01T00:00:00Z"), std::string::npos) << r->body;
+  EXPECT_EQ(server.upload("prof", zip)->status, 201) << "staff may still test";
+  ASSERT_EQ(server.post_json("prof", "/api/deadline", {{"deadline", "2999-01-01T00:00"}})->status,
+            200);
+  EXPECT_EQ(server.upload("alice", zip)->status, 201);
+}
+
+TEST(CourseDurability, ABackupTakenWhileServingRestoresTheCourse) {
+  CourseServer server;
+  auto r = server.upload("alice", testing::soccer_zip(server.tmp()));
+  ASSERT_EQ(r->status, 201);
+  const auto id = nlohmann::json::parse(r->body)["id"].get<std::int64_t>();
+  const fs::path tar = server.tmp() / "backup.tar";
+  int code = 0;
+  const auto out = run_arena({"course", "backup", server.dir().string(), tar.string()}, &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(
+      run_arena({"course", "backup", server.dir().string(), tar.string()}, &code).find("exists"),
+      std::string::npos);
+  EXPECT_EQ(code, 1);
+  server.wait_verdict("alice", id);
+  server.stop();
+  // Restored into a new folder, it serves the same hand-in with its file.
+  const fs::path restored = server.tmp() / "restored";
+  fs::create_directories(restored);
+  Process untar({"/bin/tar", "-xf", tar.string(), "-C", restored.string()});
+  ASSERT_EQ(untar.wait(30s), 0) << untar.err();
+  EXPECT_TRUE(fs::is_regular_file(restored / "course.db"));
+  Process serve({ARENA_BINARY, "course", "serve", restored.string(), "--port", "0", "--no-grade"});
+  std::optional<std::string> line;
+  while ((line = serve.read_stdout_line(30s)) &&
+         line->find("http://127.0.0.1:") == std::string::npos) {
+  }
+  ASSERT_TRUE(line) << serve.out() << serve.err();
+  const int port = std::stoi(line->substr(line->find("127.0.0.1:") + 10));
+  httplib::Client c("127.0.0.1", port);
+  const auto token = run_arena({"course", "token", restored.string(), "alice"});
+  const auto s =
+      c.Get("/api/submissions/" + std::to_string(id), {{"Authorization", "Bearer " + token}});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->status, 200) << s->body;
+  const auto hash = nlohmann::json::parse(s->body)["hash"].get<std::string>();
+  EXPECT_TRUE(fs::is_regular_file(restored / "files" / hash.substr(0, 2) / hash));
+  serve.kill(SIGTERM);
+  serve.wait(30s);
+}
+
+TEST(CourseDurability, TheRosterIsCheckedLineByLine) {
+  testing::TempDir tmp;
+  std::ofstream(tmp.path() / "bad.csv") << "login,name,role\nalice,A,student\nbob,B,teacher\n";
+  int code = 0;
+  auto out = run_arena({"course", "init", (tmp.path() / "c").string(), "--game", "soccer",
+                        "--roster", (tmp.path() / "bad.csv").string()},
+                       &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(out.find("roster line 3"), std::string::npos) << out;
+  std::ofstream(tmp.path() / "dup.csv") << "name,login,role\n\"Doe, J\",jd,student\nX,jd,staff\n";
+  out = run_arena({"course", "init", (tmp.path() / "c").string(), "--game", "soccer", "--roster",
+                   (tmp.path() / "dup.csv").string()},
+                  &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(out.find("there twice"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(tmp.path() / "c" / "course.db"));
+}
+
+}  // namespace
+}  // namespace arena
