@@ -111,8 +111,9 @@ TEST(CourseSession, FailedLoginsAreSlowedDown) {
   EXPECT_FALSE(limited->get_header_value("Retry-After").empty());
   // While it waits, even the right password is not tried.
   EXPECT_EQ(login(server, "alice", password)->status, 429);
-  // A login that does not exist answers like one that does.
+  // A login that does not exist answers like one that does; SQL in a login is only text.
   EXPECT_EQ(login(server, "mallory", "x")->status, 401);
+  EXPECT_EQ(login(server, "x' OR '1'='1", "' OR '1'='1")->status, 401);
   // The limit is the login's: bob is not locked out by alice's attacker... up to the address's.
   const std::string bobs = run_arena({"course", "password", server.dir().string(), "bob"});
   EXPECT_EQ(login(server, "bob", bobs)->status, 200);
