@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,14 @@ struct CourseLimits {
   bool secure_cookies = false;  // behind an HTTPS proxy: the cookie is Secure
 };
 
+// An answer kept while the store's generation stays the same (300 students polling the
+// leaderboard cost one query per change, not one per poll).
+struct CachedAnswer {
+  std::mutex mutex;
+  std::uint64_t generation = ~std::uint64_t{0};
+  std::string body;
+};
+
 struct CourseContext {
   Store& store;
   FileStore& files;
@@ -31,6 +40,7 @@ struct CourseContext {
   LoginLimiter& limiter;
   CourseLimits limits;
   std::string game;
+  CachedAnswer leaderboard = {};
 };
 
 // Account: the caller's own account (allowed before a one-time password is replaced).

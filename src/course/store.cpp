@@ -110,6 +110,7 @@ std::optional<std::string> Store::setting(const std::string& key) {
 
 void Store::set_setting(const std::string& key, const std::string& value) {
   std::lock_guard lock(mutex_);
+  ++generation_;
   db_.prepare(
          "INSERT INTO settings (key, value) VALUES (?1, ?2) "
          "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
@@ -120,6 +121,7 @@ void Store::set_setting(const std::string& key, const std::string& value) {
 std::int64_t Store::add_user(const std::string& login, const std::string& name, Role role,
                              const nlohmann::json& extra) {
   std::lock_guard lock(mutex_);
+  ++generation_;
   auto exists = db_.prepare("SELECT 1 FROM users WHERE login = ?1");
   exists.with(login);
   if (exists.step()) throw std::runtime_error(fmt::format("'{}' is on the roster already", login));
@@ -155,6 +157,7 @@ std::vector<User> Store::users() {
 
 void Store::set_password(std::int64_t user_id, const std::string& hash, bool must_change) {
   std::lock_guard lock(mutex_);
+  ++generation_;
   Transaction t(db_);
   db_.prepare("UPDATE users SET password_hash = ?2, must_change_password = ?3 WHERE id = ?1")
       .with(user_id, hash, must_change ? 1 : 0)
@@ -165,6 +168,7 @@ void Store::set_password(std::int64_t user_id, const std::string& hash, bool mus
 
 void Store::set_disabled(std::int64_t user_id, bool disabled) {
   std::lock_guard lock(mutex_);
+  ++generation_;
   Transaction t(db_);
   db_.prepare("UPDATE users SET disabled = ?2 WHERE id = ?1").with(user_id, disabled ? 1 : 0).run();
   if (disabled) db_.prepare("DELETE FROM sessions WHERE user_id = ?1").with(user_id).run();
@@ -222,6 +226,7 @@ void Store::end_session(const std::string& id_hash) {
 std::int64_t Store::add_submission(std::int64_t user_id, const std::string& file_hash,
                                    const std::string& file_name, std::int64_t size) {
   std::lock_guard lock(mutex_);
+  ++generation_;
   Transaction t(db_);
   db_.prepare(
          "INSERT INTO submissions (user_id, created, file_hash, file_name, size, state) "
@@ -263,6 +268,7 @@ std::optional<Submission> Store::take_queued() {
   auto q = db_.prepare("SELECT id FROM submissions WHERE state = 'queued' ORDER BY id LIMIT 1");
   if (!q.step()) return std::nullopt;
   const auto id = q.integer(0);
+  ++generation_;
   db_.prepare("UPDATE submissions SET state = 'building', stage = 'starting' WHERE id = ?1")
       .with(id)
       .run();
@@ -273,6 +279,7 @@ std::optional<Submission> Store::take_queued() {
 
 void Store::set_progress(std::int64_t id, const std::string& state, const std::string& stage) {
   std::lock_guard lock(mutex_);
+  ++generation_;
   db_.prepare(
          "UPDATE submissions SET state = ?2, stage = ?3 "
          "WHERE id = ?1 AND state IN ('building', 'checking')")
@@ -285,6 +292,7 @@ void Store::finish_check(std::int64_t id, bool accepted, const std::string& reas
                          const std::optional<std::string>& grade,
                          const std::vector<NewGame>& games) {
   std::lock_guard lock(mutex_);
+  ++generation_;
   Transaction t(db_);
   // The verdict and its games appear together or not at all.
   db_.prepare(
@@ -313,6 +321,7 @@ void Store::finish_check(std::int64_t id, bool accepted, const std::string& reas
 
 int Store::requeue_interrupted() {
   std::lock_guard lock(mutex_);
+  ++generation_;
   db_.prepare(
          "UPDATE submissions SET state = 'queued', stage = '' "
          "WHERE state IN ('building', 'checking')")
@@ -322,6 +331,7 @@ int Store::requeue_interrupted() {
 
 void Store::requeue(std::int64_t id) {
   std::lock_guard lock(mutex_);
+  ++generation_;
   Transaction t(db_);
   db_.prepare(
          "DELETE FROM games WHERE kind = 'smoke' AND (white_submission = ?1 OR "
@@ -338,6 +348,7 @@ void Store::requeue(std::int64_t id) {
 
 void Store::set_excluded(std::int64_t id, bool excluded) {
   std::lock_guard lock(mutex_);
+  ++generation_;
   db_.prepare("UPDATE submissions SET excluded = ?2 WHERE id = ?1")
       .with(id, excluded ? 1 : 0)
       .run();

@@ -2,6 +2,7 @@
 // Everything a course keeps in its database, as operations: people, credentials, sessions,
 // hand-ins, games and the event log. Each operation is one transaction; one mutex makes the
 // store safe to share between the server's threads (SQLite serializes writers anyway).
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
@@ -131,12 +132,17 @@ class Store {
   void log_event(const std::string& actor, const std::string& action, const std::string& detail);
   std::vector<Event> events(int limit);
 
+  // Grows with every change of people, settings or hand-ins: an answer built from them (the
+  // leaderboard) is kept until it grows.
+  std::uint64_t generation() const { return generation_.load(); }
+
   // A consistent copy of the database in `file` (VACUUM INTO), taken while others write.
   void backup_to(const std::filesystem::path& file);
 
  private:
   std::mutex mutex_;
   Database db_;
+  std::atomic<std::uint64_t> generation_{0};
 
   std::vector<Submission> submissions_where(const std::string& where,
                                             std::optional<std::int64_t> value);

@@ -72,6 +72,26 @@ void upload(CourseContext& ctx, const httplib::Request& req, httplib::Response& 
   web::send_json(res, nlohmann::json{{"id", id}, {"state", "queued"}}.dump(), 201);
 }
 
+std::string leaderboard_json(Store& store) {
+  nlohmann::json rows = nlohmann::json::array();
+  int rank = 0;
+  // Until the ladder has rated them, versions stand in the order of their logins.
+  auto versions = store.current_versions();
+  std::sort(versions.begin(), versions.end(),
+            [](const Submission& a, const Submission& b) { return a.login < b.login; });
+  for (const Submission& s : versions) {
+    rows.push_back({{"rank", ++rank},
+                    {"login", s.login},
+                    {"name", s.name},
+                    {"rating", nullptr},
+                    {"error", nullptr},
+                    {"games", 0},
+                    {"submission", s.id},
+                    {"accepted", s.checked.value_or("")}});
+  }
+  return nlohmann::json{{"rows", rows}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
 
 void add_submission_routes(httplib::Server& server, CourseContext& ctx) {
@@ -99,27 +119,16 @@ void add_submission_routes(httplib::Server& server, CourseContext& ctx) {
                                        -1, ' ', false, nlohmann::json::error_handler_t::replace));
              }));
 
-  server.Get("/api/leaderboard",
-             guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res, const Caller&) {
-               nlohmann::json rows = nlohmann::json::array();
-               int rank = 0;
-               // Until the ladder has rated them, versions stand in the order they were accepted.
-               auto versions = ctx.store.current_versions();
-               std::sort(
-                   versions.begin(), versions.end(),
-                   [](const Submission& a, const Submission& b) { return a.login < b.login; });
-               for (const Submission& s : versions) {
-                 rows.push_back({{"rank", ++rank},
-                                 {"login", s.login},
-                                 {"name", s.name},
-                                 {"rating", nullptr},
-                                 {"error", nullptr},
-                                 {"games", 0},
-                                 {"submission", s.id},
-                                 {"accepted", s.checked.value_or("")}});
-               }
-               web::send_json(res, nlohmann::json{{"rows", rows}}.dump());
-             }));
+  server.Get("/api/leaderboard", guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res,
+                                                                    const Caller&) {
+    std::lock_guard lock(ctx.leaderboard.mutex);
+    const auto generation = ctx.store.generation();
+    if (generation != ctx.leaderboard.generation) {
+      ctx.leaderboard.body = leaderboard_json(ctx.store);
+      ctx.leaderboard.generation = generation;
+    }
+    web::send_json(res, ctx.leaderboard.body);
+  }));
 }
 
 }  // namespace arena::course

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The web viewer in a real browser (ctest runs this): Debian's chromium driven by playwright-core,
-# installed from npm into tests/browser/node_modules the first time.
+# The web viewer and the course server's page in a real browser (ctest runs this): Debian's
+# chromium driven by playwright-core, installed from npm into tests/browser/node_modules the first
+# time.
 # Usage: run.sh ARENA_BINARY OUTPUT_DIR   (the screenshots go to OUTPUT_DIR)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,4 +17,4 @@ if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
 fi
 mkdir -p "$out"
 ARENA_BINARY="$arena" ARENA_BROWSER_OUT="$out" CHROMIUM="$chromium" \
-  exec node --test --test-reporter=spec "$here/viewer.test.mjs"
+  exec node --test --test-reporter=spec "$here/viewer.test.mjs" "$here/course.test.mjs"
