@@ -52,6 +52,10 @@ TEST(CourseCli, ClearErrorsForAWrongTokenAddressOrFile) {
   std::string out = run_arena({"submit", url, zip.string(), "--token", "wrong"}, &code);
   EXPECT_EQ(code, 1);
   EXPECT_NE(out.find("the token is not valid (401)"), std::string::npos) << out;
+  out = run_arena({"course", "token", server.dir().string(), "Bob", "--revoke"}, &code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("ended 1 token(s) of bob"), std::string::npos) << out;
+  EXPECT_EQ(server.get("bob", "/api/me")->status, 401);
   out = run_arena({"submit", "ftp://x", zip.string(), "--token", "t"}, &code);
   EXPECT_EQ(code, 1);
   EXPECT_NE(out.find("is not a server address"), std::string::npos) << out;

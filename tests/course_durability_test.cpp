@@ -128,6 +128,8 @@ TEST(CourseDurability, TheDeadlineRefusesLateHandInsWithTheTime) {
   ASSERT_EQ(r->status, 200) << r->body;
   EXPECT_EQ(nlohmann::json::parse(r->body)["deadline"], "2020-01-01T00:00:00Z");
   EXPECT_EQ(server.post_json("prof", "/api/deadline", {{"deadline", "tomorrow"}})->status, 400);
+  EXPECT_EQ(server.post_json("prof", "/api/deadline", {{"deadline", "2026-13-45 99:99"}})->status,
+            400);
   const std::string zip = testing::soccer_zip(server.tmp());
   r = server.upload("alice", zip);
   EXPECT_EQ(r->status, 403);
@@ -136,6 +138,34 @@ TEST(CourseDurability, TheDeadlineRefusesLateHandInsWithTheTime) {
   ASSERT_EQ(server.post_json("prof", "/api/deadline", {{"deadline", "2999-01-01T00:00"}})->status,
             200);
   EXPECT_EQ(server.upload("alice", zip)->status, 201);
+}
+
+TEST(CourseDurability, ARecheckPlaysNewGamesUnderNewIds) {
+  CourseServer server;
+  auto r = server.upload("alice", testing::soccer_zip(server.tmp()));
+  const auto id = nlohmann::json::parse(r->body)["id"].get<std::int64_t>();
+  ASSERT_EQ(server.wait_verdict("alice", id)["state"], "accepted");
+  const std::string games_of = "/api/games?submission=" + std::to_string(id);
+  const auto before = nlohmann::json::parse(server.get("alice", games_of)->body)["games"];
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_EQ(
+      server.post_json("alice", "/api/submissions/" + std::to_string(id) + "/recheck", {})->status,
+      403);
+  ASSERT_EQ(
+      server.post_json("prof", "/api/submissions/" + std::to_string(id) + "/recheck", {})->status,
+      200);
+  ASSERT_EQ(server.wait_verdict("alice", id)["state"], "accepted");
+  const auto after = nlohmann::json::parse(server.get("alice", games_of)->body)["games"];
+  ASSERT_EQ(after.size(), 2u);
+  // An old link never shows another game: the old ones are gone, the new ones numbered after.
+  for (const auto& g : after) EXPECT_GT(g["id"].get<int>(), before[1]["id"].get<int>());
+  EXPECT_EQ(server.get("alice", "/api/games/" + before[0]["id"].dump())->status, 404);
+  // The file is hers to download, nobody else's.
+  const auto file = server.get("alice", "/api/submissions/" + std::to_string(id) + "/file");
+  ASSERT_EQ(file->status, 200);
+  EXPECT_EQ(file->body.substr(0, 4), "PK\x03\x04");
+  EXPECT_EQ(server.get("bob", "/api/submissions/" + std::to_string(id) + "/file")->status, 404);
+  EXPECT_EQ(server.get("prof", "/api/submissions/" + std::to_string(id) + "/file")->status, 200);
 }
 
 TEST(CourseDurability, ABackupTakenWhileServingRestoresTheCourse) {

@@ -77,6 +77,7 @@ TEST(CourseSession, OneTimePasswordThenCsrfOnEveryPost) {
   // The one-time password is spent.
   EXPECT_EQ(login(server, "alice", one_time)->status, 401);
   EXPECT_EQ(login(server, "alice", "alice-own-pass")->status, 200);
+  EXPECT_EQ(login(server, "ALICE", "alice-own-pass")->status, 200) << "logins have no case";
   // Logging out ends the session.
   EXPECT_EQ(c.Post("/api/logout", cookie(session, csrf), "", "text/plain")->status, 200);
   EXPECT_EQ(c.Get("/api/me", cookie(session))->status, 401);

@@ -26,7 +26,7 @@ void guarded(int& exit_code, const std::function<void()>& body) {
 }
 
 course::User console_user(course::Store& store, const std::string& login) {
-  auto u = store.user(login);
+  auto u = store.user(course::normalize_login(login));
   if (!u) throw std::runtime_error(fmt::format("'{}' is not on the roster", login));
   return *u;
 }
@@ -96,6 +96,9 @@ void add_course(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 256));
   serve_cmd->add_flag("--secure-cookies", serve->limits.secure_cookies,
                       "Mark the session cookie Secure (when an HTTPS proxy is in front)");
+  serve_cmd->add_flag("--behind-proxy", serve->limits.behind_proxy,
+                      "Take the client's address from the last X-Forwarded-For entry (a reverse "
+                      "proxy in front; its login limits then count each student, not the proxy)");
   auto no_grade = std::make_shared<bool>(false);
   serve_cmd->add_flag("--no-grade", *no_grade,
                       "Check hand-ins without grading them (Paper Soccer's grading games take "
@@ -145,10 +148,18 @@ void add_course(CLI::App& app, int& exit_code) {
       "token", "Print a new API token for a login (for arena submit and scripts)");
   token_cmd->add_option("dir", who->first, "The course folder")->required();
   token_cmd->add_option("login", who->second, "Whose")->required();
-  token_cmd->callback([who, &exit_code] {
+  auto revoke = std::make_shared<bool>(false);
+  token_cmd->add_flag("--revoke", *revoke, "End every token of the login instead");
+  token_cmd->callback([who, revoke, &exit_code] {
     guarded(exit_code, [&] {
       course::Store store(course::CourseDir{who->first}.db(), false);
       const auto u = console_user(store, who->second);
+      if (*revoke) {
+        const int n = store.revoke_tokens(u.id);
+        store.log_event("console", "tokens-revoked", u.login);
+        fmt::print("ended {} token(s) of {}\n", n, u.login);
+        return;
+      }
       const std::string token = course::random_secret(32);
       store.add_token(u.id, course::sha256_hex(token));
       store.log_event("console", "token", u.login);

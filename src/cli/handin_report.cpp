@@ -13,13 +13,19 @@ void HandinReport::stage(const std::string& name, bool ok, const std::string& de
   if (seconds >= 0) s["seconds"] = seconds;
   if (!status.empty()) s["status"] = status;
   stages_.push_back(std::move(s));
-  if (!json_) fmt::print("{:<8} {}\n", name + ":", detail);
+  if (!json_) {
+    fmt::print("{:<8} {}\n", name + ":", detail);
+    std::fflush(stdout);  // a course server follows the stages as they pass
+  }
 }
 
 void HandinReport::quote(const std::string& text) {
   if (text.empty()) return;
   quoted_ += text;
-  if (!json_) fmt::print("{}", text);
+  if (!json_) {
+    fmt::print("{}", text);
+    std::fflush(stdout);
+  }
 }
 
 int HandinReport::finish(const std::filesystem::path& out, bool accepted,

@@ -128,7 +128,8 @@ void Checker::check(const Submission& s) {
   child.command = command;
   child.working_dir = dir;
   child.output_file = output;
-  child.output_cap = 1 << 20;
+  // Written as it comes (the stages are followed live); the check bounds what it prints itself.
+  child.output_cap = 0;
   child.env = {"ARENA_PARENT_PID=" + std::to_string(::getpid())};
   ChildProcess process(std::move(child));
   std::string shown_stage;
@@ -158,6 +159,16 @@ void Checker::check(const Submission& s) {
     store_.log_event("checker", "check-failed", fmt::format("hand-in {}: {}", s.id, why));
     return;
   }
+  // The student sees the verdict: paths on the server become paths in the hand-in.
+  const auto without_paths = [&](std::string text) {
+    for (const std::string& prefix :
+         {(out / "agent").string() + "/", out.string() + "/", dir.string() + "/"})
+      for (std::size_t at; (at = text.find(prefix)) != std::string::npos;)
+        text.erase(at, prefix.size());
+    return text;
+  };
+  verdict = nlohmann::json::parse(without_paths(valid_utf8_json(verdict)), nullptr, false);
+  if (verdict.is_discarded()) verdict = nlohmann::json{{"verdict", "rejected"}, {"reason", status}};
   const bool accepted = verdict.value("verdict", "") == "accepted";
   const std::string reason = verdict.value("reason", "");
   std::optional<std::string> grade;
@@ -165,8 +176,8 @@ void Checker::check(const Submission& s) {
 
   std::vector<NewGame> games;
   for (const auto& g : verdict.value("games", nlohmann::json::array())) {
-    const fs::path record_file = g.value("record", "");
-    const auto record = nlohmann::json::parse(read_tail(record_file, kMaxVerdict), nullptr, false);
+    const fs::path record_file = out / g.value("record", "");
+    auto record = nlohmann::json::parse(read_tail(record_file, kMaxVerdict), nullptr, false);
     if (record.is_discarded()) continue;
     NewGame game;
     game.kind = "smoke";
@@ -182,6 +193,8 @@ void Checker::check(const Submission& s) {
     }
     game.reason = g.value("reason", "");
     game.plies = g.value("plies", 0);
+    // The viewer names the hand-in as the pages do, not by the check's name for it.
+    if (auto& player = record[white ? "white" : "black"]; player.is_object()) player["name"] = me;
     game.record = valid_utf8_json(record);
     fs::path log = record_file;
     log.replace_extension(std::string(".") + (white ? "white" : "black") + ".log");
@@ -189,7 +202,7 @@ void Checker::check(const Submission& s) {
     games.push_back(std::move(game));
   }
   store_.finish_check(s.id, accepted, reason, valid_utf8_json(verdict),
-                      read_tail(out / "build.log", kMaxKeptLog), grade, games);
+                      without_paths(read_tail(out / "build.log", kMaxKeptLog)), grade, games);
 }
 
 }  // namespace arena::course

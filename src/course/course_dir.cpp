@@ -56,9 +56,15 @@ std::vector<std::string> next_record(const std::string& text, std::size_t& pos) 
 bool is_valid_login(const std::string& login) {
   if (login.empty() || login.size() > 64 || login[0] == '.' || login[0] == '-') return false;
   for (char c : login)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
+    if (!(c >= 'a' && c <= 'z') && !(c >= '0' && c <= '9') && c != '.' && c != '_' && c != '-')
       return false;
   return true;
+}
+
+std::string normalize_login(std::string login) {
+  for (char& c : login)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return login;
 }
 
 std::vector<RosterEntry> read_roster(const fs::path& csv) {
@@ -90,7 +96,7 @@ std::vector<RosterEntry> read_roster(const fs::path& csv) {
       if (f.size() > kMaxField)
         throw std::runtime_error(
             fmt::format("roster line {}: a field is over {} bytes", line, kMaxField));
-    RosterEntry e{field(login_col), field(name_col), field(role_col), {}};
+    RosterEntry e{normalize_login(field(login_col)), field(name_col), field(role_col), {}};
     if (!is_valid_login(e.login))
       throw std::runtime_error(
           fmt::format("roster line {}: '{}' is not a login (1-64 of a-z, 0-9, '.', '_', '-')", line,
@@ -117,6 +123,12 @@ void init_course(const CourseDir& dir, const std::string& game, const std::strin
   fs::create_directories(dir.root);
   fs::create_directories(dir.files());
   fs::create_directories(dir.work());
+  // The database holds password hashes: its owner's only (SQLite gives its -wal and -shm files
+  // the same mode). Hand-in files too: students' code is not for other users of the machine.
+  fs::permissions(dir.files(), fs::perms::owner_all, fs::perm_options::replace);
+  { std::ofstream(dir.db()); }
+  fs::permissions(dir.db(), fs::perms::owner_read | fs::perms::owner_write,
+                  fs::perm_options::replace);
   Store store(dir.db(), true);
   store.set_setting("game", game);
   store.set_setting("title", title);

@@ -25,9 +25,11 @@ struct RosterEntry {
 // std::runtime_error naming the line for anything wrong: a bad login, an unknown role, a repeat.
 std::vector<RosterEntry> read_roster(const std::filesystem::path& csv);
 
-// Logins are what people type and what goes into names of files and games: 1-64 of a-z A-Z 0-9
+// Logins are what people type and what goes into names of files and games: 1-64 of a-z 0-9
 // . _ -, not starting with '.' or '-'.
 bool is_valid_login(const std::string& login);
+// Logins are compared without case: "Mario.Rossi" is "mario.rossi" (ASCII letters only).
+std::string normalize_login(std::string login);
 
 // Makes the course folder (which must not hold a course yet) with its database, settings and
 // roster. Throws std::runtime_error with the reason.

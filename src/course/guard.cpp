@@ -32,6 +32,16 @@ httplib::Server::Handler guard(CourseContext& ctx, Access access, GuardedHandler
   };
 }
 
+std::string client_address(const CourseContext& ctx, const httplib::Request& req) {
+  if (!ctx.limits.behind_proxy) return req.remote_addr;
+  const std::string forwarded = req.get_header_value("X-Forwarded-For");
+  const auto comma = forwarded.rfind(',');
+  std::string last = forwarded.substr(comma == std::string::npos ? 0 : comma + 1);
+  while (!last.empty() && last.front() == ' ') last.erase(last.begin());
+  if (last.empty() || last.size() > 64) return req.remote_addr;
+  return last;
+}
+
 std::optional<std::int64_t> parse_id(const std::string& text) {
   if (text.empty() || text.size() > 15) return std::nullopt;
   std::int64_t v = 0;

@@ -18,11 +18,11 @@ nlohmann::json submission_json(const Submission& s, bool private_parts) {
                       {"created", s.created}, {"checked", nullptr},  {"file_name", s.file_name},
                       {"size", s.size},       {"hash", s.file_hash}, {"excluded", s.excluded}};
   if (s.checked) j["checked"] = *s.checked;
+  j["grade"] = s.grade ? nlohmann::json::parse(*s.grade, nullptr, false) : nullptr;
+  if (j["grade"].is_discarded()) j["grade"] = nullptr;
   if (private_parts) {
     j["verdict"] = s.verdict ? public_verdict(*s.verdict) : nullptr;
     j["build_log"] = s.build_log;
-    j["grade"] = s.grade ? nlohmann::json::parse(*s.grade, nullptr, false) : nullptr;
-    if (j["grade"].is_discarded()) j["grade"] = nullptr;
   }
   return j;
 }

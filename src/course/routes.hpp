@@ -23,6 +23,7 @@ struct CourseLimits {
   int max_waiting_per_student = 3;  // hand-ins queued or being checked at once
   int session_hours = 12;
   bool secure_cookies = false;  // behind an HTTPS proxy: the cookie is Secure
+  bool behind_proxy = false;    // the client's address is the last of X-Forwarded-For
 };
 
 // An answer kept while the store's generation stays the same (300 students polling the
@@ -56,6 +57,9 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx);
 void add_page_routes(httplib::Server& server, CourseContext& ctx);
 
 // Helpers the route files share.
+// Who is asking, for the login limits and the event log: the peer, or behind a proxy the address
+// the proxy names last (the one it saw; earlier entries are whatever the client sent).
+std::string client_address(const CourseContext& ctx, const httplib::Request& req);
 std::optional<std::int64_t> parse_id(const std::string& text);
 // The request's JSON body (an object), or nullopt after answering 400.
 std::optional<nlohmann::json> json_body(const httplib::Request& req, httplib::Response& res);

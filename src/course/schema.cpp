@@ -10,7 +10,8 @@ namespace {
 
 // Never edit a migration that has shipped: add the next one.
 constexpr std::array kMigrations = {
-    // 1: the course, its people, their hand-ins and games, and who did what.
+    // 1: the course, its people, their hand-ins and games, and who did what. Ids of hand-ins and
+    // games are never reused (AUTOINCREMENT): a link to one always means that one.
     R"sql(
 CREATE TABLE settings (
   key TEXT PRIMARY KEY,
@@ -38,7 +39,7 @@ CREATE TABLE sessions (
   expires INTEGER NOT NULL
 );
 CREATE TABLE submissions (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   user_id INTEGER NOT NULL REFERENCES users (id),
   created TEXT NOT NULL,
   file_hash TEXT NOT NULL,
@@ -56,7 +57,7 @@ CREATE TABLE submissions (
 CREATE INDEX submissions_by_user ON submissions (user_id, id);
 CREATE INDEX submissions_by_state ON submissions (state, id);
 CREATE TABLE games (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   kind TEXT NOT NULL CHECK (kind IN ('smoke', 'ladder', 'challenge')),
   white_submission INTEGER REFERENCES submissions (id),
   black_submission INTEGER REFERENCES submissions (id),
@@ -77,7 +78,7 @@ CREATE TABLE game_logs (
   PRIMARY KEY (game_id, submission_id)
 );
 CREATE TABLE events (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   at TEXT NOT NULL,
   actor TEXT NOT NULL,
   action TEXT NOT NULL,

@@ -14,8 +14,8 @@ namespace arena::course {
 struct CourseServerOptions {
   std::filesystem::path dir;
   std::string host = "127.0.0.1";
-  int port = 8080;  // 0: any free port
-  int threads = 16;
+  int port = 8080;   // 0: any free port
+  int threads = 64;  // a slow client holds one while it sends
   CourseLimits limits;
   std::string check_args;  // more options for `arena handin check`
   bool grade = true;       // grade where the game has the course's grading (Paper Soccer)

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "course/course_dir.hpp"
 #include "course/credentials.hpp"
 #include "course/routes.hpp"
 #include "web/http_server.hpp"
@@ -49,10 +50,11 @@ void add_session_routes(httplib::Server& server, CourseContext& ctx) {
         origin.substr(origin.find("://") == std::string::npos ? 0 : origin.find("://") + 3) !=
             req.get_header_value("Host"))
       return web::send_error(res, 403, "this login form comes from another site");
-    const auto [login, password] = credentials_of(req);
+    const auto [typed_login, password] = credentials_of(req);
+    const std::string login = normalize_login(typed_login);
     if (login.empty() || login.size() > 64 || password.size() > kMaxPasswordLength)
       return web::send_error(res, 400, "give a login and a password");
-    const auto wait = ctx.limiter.wait(login, req.remote_addr);
+    const auto wait = ctx.limiter.wait(login, client_address(ctx, req));
     if (wait.count() > 0) {
       res.set_header("Retry-After", std::to_string(wait.count()));
       return web::send_error(
@@ -64,11 +66,11 @@ void add_session_routes(httplib::Server& server, CourseContext& ctx) {
                         ? password_matches(password, user->password_hash)
                         : (password_matches(password, dummy_hash()), false);
     if (!ok) {
-      ctx.limiter.failed(login, req.remote_addr);
-      ctx.store.log_event(login, "login-failed", req.remote_addr);
+      ctx.limiter.failed(login, client_address(ctx, req));
+      ctx.store.log_event(login, "login-failed", client_address(ctx, req));
       return web::send_error(res, 401, "wrong login or password");
     }
-    ctx.limiter.succeeded(login, req.remote_addr);
+    ctx.limiter.succeeded(login, client_address(ctx, req));
     // A new session id at every login: a cookie planted before (session fixation) is never used.
     const std::string old = cookie_value(req, kSessionCookie);
     if (!old.empty() && old.size() < 200) ctx.store.end_session(sha256_hex(old));
@@ -79,7 +81,7 @@ void add_session_routes(httplib::Server& server, CourseContext& ctx) {
                              .count() +
                          max_age;
     ctx.store.add_session(user->id, sha256_hex(id), csrf, expires);
-    ctx.store.log_event(login, "login", req.remote_addr);
+    ctx.store.log_event(login, "login", client_address(ctx, req));
     res.set_header("Set-Cookie", session_cookie(ctx, id, max_age));
     web::send_json(res, me_json(ctx, *user, csrf).dump());
   });

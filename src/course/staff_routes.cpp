@@ -29,12 +29,19 @@ std::optional<std::string> normalize_deadline(const std::string& text) {
   static const std::regex form(R"((\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?Z?)");
   std::smatch m;
   if (!std::regex_match(text, m, form)) return std::nullopt;
+  const auto number = [&](int group, std::size_t from, std::size_t length) {
+    return std::stoi(m[group].str().substr(from, length));
+  };
+  const int month = number(1, 5, 2), day = number(1, 8, 2), hour = number(2, 0, 2),
+            minute = number(2, 3, 2), second = m[3].matched ? number(3, 1, 2) : 0;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59)
+    return std::nullopt;
   return m[1].str() + "T" + m[2].str() + (m[3].matched ? m[3].str() : ":00") + "Z";
 }
 
 std::optional<User> roster_user(CourseContext& ctx, const std::string& login,
                                 httplib::Response& res) {
-  auto u = ctx.store.user(login);
+  auto u = ctx.store.user(normalize_login(login));
   if (!u) web::send_error(res, 404, "no such login on the roster");
   return u;
 }
@@ -54,7 +61,7 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx) {
               guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& caller) {
                 const auto body = json_body(req, res);
                 if (!body) return;
-                const std::string login = body->value("login", "");
+                const std::string login = normalize_login(body->value("login", ""));
                 const std::string name = body->value("name", login);
                 const auto role = parse_role(body->value("role", "student"));
                 if (!is_valid_login(login))

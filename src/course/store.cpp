@@ -192,6 +192,12 @@ std::optional<User> Store::user_for_token(const std::string& token_hash) {
   return read_user(q);
 }
 
+int Store::revoke_tokens(std::int64_t user_id) {
+  std::lock_guard lock(mutex_);
+  db_.prepare("DELETE FROM tokens WHERE user_id = ?1").with(user_id).run();
+  return db_.changes();
+}
+
 void Store::add_session(std::int64_t user_id, const std::string& id_hash, const std::string& csrf,
                         std::int64_t expires) {
   std::lock_guard lock(mutex_);

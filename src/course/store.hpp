@@ -97,6 +97,7 @@ class Store {
 
   void add_token(std::int64_t user_id, const std::string& token_hash);
   std::optional<User> user_for_token(const std::string& token_hash);
+  int revoke_tokens(std::int64_t user_id);  // gives how many ended
 
   void add_session(std::int64_t user_id, const std::string& id_hash, const std::string& csrf,
                    std::int64_t expires);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "course/json_views.hpp"
 #include "course/routes.hpp"
@@ -89,7 +90,8 @@ std::string leaderboard_json(Store& store) {
                     {"submission", s.id},
                     {"accepted", s.checked.value_or("")}});
   }
-  return nlohmann::json{{"rows", rows}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return nlohmann::json{{"rows", rows}}.dump(-1, ' ', false,
+                                             nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -119,16 +121,34 @@ void add_submission_routes(httplib::Server& server, CourseContext& ctx) {
                                        -1, ' ', false, nlohmann::json::error_handler_t::replace));
              }));
 
-  server.Get("/api/leaderboard", guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res,
-                                                                    const Caller&) {
-    std::lock_guard lock(ctx.leaderboard.mutex);
-    const auto generation = ctx.store.generation();
-    if (generation != ctx.leaderboard.generation) {
-      ctx.leaderboard.body = leaderboard_json(ctx.store);
-      ctx.leaderboard.generation = generation;
-    }
-    web::send_json(res, ctx.leaderboard.body);
-  }));
+  // The hand-in's own file, to its owner and staff (a student's code is never anyone else's).
+  server.Get(R"(/api/submissions/([^/]+)/file)",
+             guard(ctx, Access::AnyUser, [&ctx](const auto& req, auto& res, const Caller& caller) {
+               const auto id = parse_id(req.matches[1]);
+               if (!id) return web::send_error(res, 404, "no such hand-in");
+               const auto s = visible_submission(ctx, caller, *id, res);
+               if (!s) return;
+               std::ifstream in(ctx.files.path(s->file_hash), std::ios::binary);
+               if (!in)
+                 return web::send_error(res, 410, "the hand-in's file is gone from the server");
+               std::string bytes((std::istreambuf_iterator<char>(in)),
+                                 std::istreambuf_iterator<char>());
+               res.set_header("Content-Disposition",
+                              fmt::format("attachment; filename=\"{}-{}-{}\"", s->login, s->id,
+                                          checked_file_name(s->file_name)));
+               res.set_content(std::move(bytes), "application/octet-stream");
+             }));
+
+  server.Get("/api/leaderboard",
+             guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res, const Caller&) {
+               std::lock_guard lock(ctx.leaderboard.mutex);
+               const auto generation = ctx.store.generation();
+               if (generation != ctx.leaderboard.generation) {
+                 ctx.leaderboard.body = leaderboard_json(ctx.store);
+                 ctx.leaderboard.generation = generation;
+               }
+               web::send_json(res, ctx.leaderboard.body);
+             }));
 }
 
 }  // namespace arena::course

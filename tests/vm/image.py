@@ -22,12 +22,13 @@ SKIP = 77
 SUITE = "bookworm"
 MIRROR = os.environ.get("ARENA_VM_MIRROR", "http://deb.debian.org/debian")
 # What the guest needs: a kernel, arena's sandbox tools, the runtime libraries `ldd arena` names
-# beyond libc (fmt, libstdc++, libarchive, libsodium), and busybox for the initrd; and a JDK for the Java
+# beyond libc (fmt, libstdc++, libarchive, libsodium, cpp-httplib with its TLS and compression
+# libraries, SQLite), and busybox for the initrd; and a JDK for the Java
 # agent test, unless ARENA_VM_JDK=0 (then that test skips).
 PACKAGES = [
     "linux-image-amd64", "kmod", "busybox-static",
     "bubblewrap", "util-linux", "mount", "iproute2", "procps",
-    "libfmt9", "libstdc++6", "libarchive13", "libsodium23",
+    "libfmt9", "libstdc++6", "libarchive13", "libsodium23", "libcpp-httplib0.11", "libsqlite3-0",
 ] + (["default-jdk-headless"] if os.environ.get("ARENA_VM_JDK", "1") != "0" else [])
 # Modules the initrd loads to mount the root disk (the 9p ones are loaded from the root).
 INITRD_MODULES = ["virtio_pci", "virtio_blk", "crc32c_generic", "ext4"]

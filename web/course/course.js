@@ -141,7 +141,7 @@ async function refreshSubmissions() {
       el("td", {}, `#${s.id}`), el("td", {}, s.created.replace("T", " ").replace("Z", "")),
       el("td", {}, s.login), el("td", {}, s.file_name), el("td", { className: "hash" }, s.hash.slice(0, 12)),
       el("td", { className: `state state-${s.state}` }, s.state + (unfinished(s) && s.stage ? ` (${s.stage.split(":")[0]})` : "")),
-      el("td", {}, s.reason), el("td", { className: "grade" }, ""),
+      el("td", {}, s.reason), el("td", { className: "grade" }, s.grade && s.grade.points !== undefined ? `${s.grade.points}` : ""),
       el("td", {}, el("button", { className: "plain", textContent: "Details", onclick: () => select(s.id) })));
     if (state.selected === s.id) tr.classList.add("selected");
     body.append(tr);
@@ -163,16 +163,18 @@ async function showDetail(id) {
   $("detail-title").textContent = `Hand-in #${s.id}: ${s.file_name} (${s.login})`;
   $("detail-reason").replaceChildren(el("span", { className: `state-${s.state}` }, s.state),
     s.reason ? `: ${s.reason}` : (s.stage ? ` — ${s.stage}` : ""));
-  const grade = s.grade && s.grade.points !== undefined ? `${s.grade.points}` : "";
-  const row = $(`submission-${id}`);
-  if (row) row.querySelector(".grade").textContent = grade;
   $("detail-stages").replaceChildren(...((s.verdict && s.verdict.stages) || []).map((st) =>
     el("li", { className: st.ok ? "stage-ok" : "stage-bad" }, `${st.stage}: ${st.detail}`)));
-  $("detail-games").replaceChildren(...games.map((g) =>
-    el("li", {}, el("a", { href: `/view/#game=${g.id}`, textContent: `${g.white} – ${g.black}` }),
-      ` ${g.kind}, ${g.result} (${g.reason}), ${g.plies} plies`)));
+  // Each game in the viewer, and this hand-in's own log of it.
+  $("detail-games").replaceChildren(...games.map((g) => {
+    const side = g.white_submission === id ? "white" : "black";
+    return el("li", {}, el("a", { href: `/view/#game=${g.id}`, textContent: `${g.white} – ${g.black}` }),
+      ` ${g.kind}, ${g.result} (${g.reason}), ${g.plies} plies · `,
+      el("a", { href: `/api/games/${g.id}/log/${side}`, textContent: "its log", target: "_blank" }));
+  }));
   if (!games.length) $("detail-games").append(el("li", { className: "hint" }, "none yet"));
   $("detail-log").textContent = s.build_log || "(empty)";
+  $("detail-file").href = `/api/submissions/${id}/file`;
   $("detail-staff").hidden = state.me.role !== "staff";
   $("exclude").textContent = s.excluded ? "Include in the ladder again" : "Exclude from the ladder";
   $("exclude").onclick = () => staffAction(`/api/submissions/${id}/excluded`, { excluded: !s.excluded });
