@@ -76,6 +76,27 @@ TEST(CourseDurability, KillNineWhileCheckingLosesNothing) {
   EXPECT_TRUE(requeued) << events;
 }
 
+TEST(CourseDurability, ChecksRunSideBySideWhenAsked) {
+  CourseServer server("--checks=2");
+  const std::string slow = testing::soccer_zip(server.tmp(), "sleep 4");
+  const auto a =
+      nlohmann::json::parse(server.upload("alice", slow)->body)["id"].get<std::int64_t>();
+  const auto b = nlohmann::json::parse(server.upload("bob", slow)->body)["id"].get<std::int64_t>();
+  bool together = false;
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  while (!together && std::chrono::steady_clock::now() < until) {
+    const auto state = [&](const char* who, std::int64_t id) {
+      return nlohmann::json::parse(
+          server.get(who, "/api/submissions/" + std::to_string(id))->body)["state"];
+    };
+    together = state("alice", a) == "building" && state("bob", b) == "building";
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(together) << "the two hand-ins were never checked at the same time";
+  EXPECT_EQ(server.wait_verdict("alice", a)["state"], "accepted");
+  EXPECT_EQ(server.wait_verdict("bob", b)["state"], "accepted");
+}
+
 TEST(CourseDurability, ASecondServerOnTheFolderIsRefused) {
   CourseServer server;
   Process second({ARENA_BINARY, "course", "serve", server.dir().string(), "--port", "0"});

@@ -99,6 +99,11 @@ void add_course(CLI::App& app, int& exit_code) {
   serve_cmd->add_flag("--behind-proxy", serve->limits.behind_proxy,
                       "Take the client's address from the last X-Forwarded-For entry (a reverse "
                       "proxy in front; its login limits then count each student, not the proxy)");
+  serve_cmd->add_option("--checks", serve->checks,
+                        "Hand-ins checked at once (each check's build and games take cores: on a "
+                        "machine of N cores, about N/2)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   auto no_grade = std::make_shared<bool>(false);
   serve_cmd->add_flag("--no-grade", *no_grade,
                       "Check hand-ins without grading them (Paper Soccer's grading games take "

@@ -75,7 +75,8 @@ Checker::~Checker() {
 }
 
 void Checker::start() {
-  thread_ = std::thread([this] { loop(); });
+  for (int i = 0; i < std::max(1, options_.parallel); ++i)
+    threads_.emplace_back([this] { loop(); });
 }
 
 void Checker::wake() {
@@ -83,13 +84,15 @@ void Checker::wake() {
     std::lock_guard lock(mutex_);
     woken_ = true;
   }
-  wake_.notify_one();
+  wake_.notify_all();
 }
 
 void Checker::stop() {
   stopping_.store(true);
   wake();
-  if (thread_.joinable()) thread_.join();
+  for (auto& t : threads_)
+    if (t.joinable()) t.join();
+  threads_.clear();
 }
 
 void Checker::loop() {

@@ -1,5 +1,5 @@
 #pragma once
-// Checks hand-ins as they come, one at a time: each runs as `arena handin check` (or `handin grade`
+// Checks hand-ins as they come, `parallel` at a time: each runs as `arena handin check` (or `handin grade`
 // where the game has the course's grading) in its own process, so nothing a hand-in does can
 // reach the server. Its stage lines move the hand-in through building and checking; its
 // verdict.json, smoke games and logs are stored in one transaction at the end.
@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "course/file_store.hpp"
 #include "course/store.hpp"
@@ -21,6 +22,7 @@ struct CheckerOptions {
   std::string game;
   bool grade = false;      // `arena handin grade` instead of check
   std::string extra_args;  // more options for the check (shell words), e.g. "--smoke-plies 20"
+  int parallel = 1;        // checks at once
 };
 
 class Checker {
@@ -39,7 +41,7 @@ class Checker {
   Store& store_;
   FileStore& files_;
   CheckerOptions options_;
-  std::thread thread_;
+  std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::atomic<bool> stopping_{false};

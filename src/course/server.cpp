@@ -37,6 +37,7 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   check.game = game;
   check.grade = o.grade && game == "soccer";
   check.extra_args = o.check_args;
+  check.parallel = o.checks;
   Checker checker(store, files, check);
   LoginLimiter limiter;
   CourseContext ctx{store, files, checker, limiter, o.limits, game};

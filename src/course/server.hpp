@@ -19,6 +19,7 @@ struct CourseServerOptions {
   CourseLimits limits;
   std::string check_args;  // more options for `arena handin check`
   bool grade = true;       // grade where the game has the course's grading (Paper Soccer)
+  int checks = 1;          // hand-ins checked at once
 };
 
 // Serves until SIGINT/SIGTERM; prints the address once listening. Throws std::runtime_error

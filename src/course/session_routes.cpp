@@ -36,6 +36,18 @@ std::pair<std::string, std::string> credentials_of(const httplib::Request& req) 
   return {req.get_param_value("login"), req.get_param_value("password")};
 }
 
+// A new session with a new random id (its cookie set on `res`); gives its CSRF token.
+std::string start_session(CourseContext& ctx, std::int64_t user_id, httplib::Response& res) {
+  const std::string id = random_secret(32), csrf = random_secret(24);
+  const int max_age = ctx.limits.session_hours * 3600;
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  ctx.store.add_session(user_id, sha256_hex(id), csrf, now + max_age);
+  res.set_header("Set-Cookie", session_cookie(ctx, id, max_age));
+  return csrf;
+}
+
 const std::string& dummy_hash() {
   static const std::string hash = hash_password(random_secret(16));
   return hash;
@@ -74,15 +86,8 @@ void add_session_routes(httplib::Server& server, CourseContext& ctx) {
     // A new session id at every login: a cookie planted before (session fixation) is never used.
     const std::string old = cookie_value(req, kSessionCookie);
     if (!old.empty() && old.size() < 200) ctx.store.end_session(sha256_hex(old));
-    const std::string id = random_secret(32), csrf = random_secret(24);
-    const int max_age = ctx.limits.session_hours * 3600;
-    const auto expires = std::chrono::duration_cast<std::chrono::seconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count() +
-                         max_age;
-    ctx.store.add_session(user->id, sha256_hex(id), csrf, expires);
+    const std::string csrf = start_session(ctx, user->id, res);
     ctx.store.log_event(login, "login", client_address(ctx, req));
-    res.set_header("Set-Cookie", session_cookie(ctx, id, max_age));
     web::send_json(res, me_json(ctx, *user, csrf).dump());
   });
 
@@ -116,14 +121,7 @@ void add_session_routes(httplib::Server& server, CourseContext& ctx) {
         ctx.store.set_password(caller.user.id, hash_password(new_password), false);
         ctx.store.log_event(caller.user.login, "password", "chose a new password");
         // Every session ended with the change; this one goes on as a new one.
-        const std::string id = random_secret(32), csrf = random_secret(24);
-        const int max_age = ctx.limits.session_hours * 3600;
-        const auto expires = std::chrono::duration_cast<std::chrono::seconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count() +
-                             max_age;
-        ctx.store.add_session(caller.user.id, sha256_hex(id), csrf, expires);
-        res.set_header("Set-Cookie", session_cookie(ctx, id, max_age));
+        const std::string csrf = start_session(ctx, caller.user.id, res);
         User u = caller.user;
         u.must_change_password = false;
         web::send_json(res, me_json(ctx, u, csrf).dump());
