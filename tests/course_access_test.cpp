@@ -64,6 +64,7 @@ TEST_F(CourseAccess, EveryRouteAndObjectAsEveryRole) {
       {"GET", "/api/submissions/" + a, nullptr, {401, 200, 404, 200}},
       {"GET", "/api/submissions/999999", nullptr, {401, 404, 404, 404}},
       {"GET", "/api/submissions/x'or'1", nullptr, {401, 404, 404, 404}},
+      {"GET", "/api/submissions/" + a + "/file", nullptr, {401, 200, 404, 200}},
       {"GET", "/api/games?submission=" + a, nullptr, {401, 200, 404, 200}},
       {"GET", "/api/games/" + g, nullptr, {401, 200, 404, 200}},
       {"GET", "/api/games/999999", nullptr, {401, 404, 404, 404}},

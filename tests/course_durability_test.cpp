@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "support/course_fixture.hpp"
+#include "support/hostile_archives.hpp"
 
 namespace arena {
 namespace {
@@ -140,6 +141,40 @@ TEST(CourseDurability, HostileUploadsGetClearErrors) {
   int refused = 0;
   for (int i = 0; i < 5; ++i) refused += server.upload("bob", good)->status == 429;
   EXPECT_GE(refused, 1);
+  EXPECT_EQ(server.get("alice", "/api/me")->status, 200) << "the server still serves";
+}
+
+TEST(CourseDurability, HostileArchivesAreRejectedWithTheirReason) {
+  CourseServer server;
+  const fs::path dir = server.tmp();
+  const std::string tag = "arena-course-" + std::to_string(::getpid());
+  struct Case {
+    std::string file, reason;
+  };
+  testing::write_absolute_path_archive(dir / "absolute.tar", testing::ArchiveFormat::Tar,
+                                       "/tmp/" + tag);
+  testing::write_link_to_etc_then_file(dir / "etc.tar", tag);
+  testing::write_zip_bomb(dir / "bomb.zip", 300ull << 20);
+  testing::write_many_entries(dir / "many.tar.gz", 10'500);
+  testing::write_special_file(dir / "device.tar", "null", AE_IFCHR);
+  const std::vector<Case> cases = {{"absolute.tar", "absolute"},
+                                   {"etc.tar", "link"},
+                                   {"bomb.zip", "limit"},
+                                   {"many.tar.gz", "entries"},
+                                   {"device.tar", "device"}};
+  for (const Case& c : cases) {
+    std::ifstream in(dir / c.file, std::ios::binary);
+    const auto r =
+        server.upload("alice", std::string((std::istreambuf_iterator<char>(in)), {}), c.file);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 201) << c.file << ": " << r->body;
+    const auto v = server.wait_verdict("alice", nlohmann::json::parse(r->body)["id"]);
+    EXPECT_EQ(v["state"], "rejected") << c.file;
+    EXPECT_NE(v["reason"].get<std::string>().find(c.reason), std::string::npos)
+        << c.file << ": " << v["reason"];
+  }
+  EXPECT_FALSE(fs::exists("/tmp/" + tag));
+  EXPECT_FALSE(fs::exists("/etc/" + tag));
   EXPECT_EQ(server.get("alice", "/api/me")->status, 200) << "the server still serves";
 }
 
