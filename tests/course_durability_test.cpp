@@ -175,6 +175,11 @@ TEST(CourseDurability, HostileArchivesAreRejectedWithTheirReason) {
   }
   EXPECT_FALSE(fs::exists("/tmp/" + tag));
   EXPECT_FALSE(fs::exists("/etc/" + tag));
+  // A rejected hand-in leaves nothing in the work folder; the course's folders are private.
+  EXPECT_TRUE(fs::is_empty(server.dir() / "work"));
+  for (const char* sub : {"", "files", "work"})
+    EXPECT_EQ(fs::status(server.dir() / sub).permissions() & fs::perms::others_all, fs::perms::none)
+        << sub;
   EXPECT_EQ(server.get("alice", "/api/me")->status, 200) << "the server still serves";
 }
 
@@ -210,6 +215,10 @@ TEST(CourseDurability, ARecheckPlaysNewGamesUnderNewIds) {
   ASSERT_EQ(
       server.post_json("prof", "/api/submissions/" + std::to_string(id) + "/recheck", {})->status,
       200);
+  EXPECT_EQ(
+      server.post_json("prof", "/api/submissions/" + std::to_string(id) + "/recheck", {})->status,
+      409)
+      << "a second click while it is queued";
   ASSERT_EQ(server.wait_verdict("alice", id)["state"], "accepted");
   const auto after = nlohmann::json::parse(server.get("alice", games_of)->body)["games"];
   ASSERT_EQ(after.size(), 2u);
@@ -273,6 +282,12 @@ TEST(CourseDurability, TheRosterIsCheckedLineByLine) {
                        &code);
   EXPECT_EQ(code, 1);
   EXPECT_NE(out.find("roster line 3"), std::string::npos) << out;
+  std::ofstream(tmp.path() / "latin1.csv") << "login,name,role\njose,Jos\xE9,student\n";
+  out = run_arena({"course", "init", (tmp.path() / "c").string(), "--game", "soccer", "--roster",
+                   (tmp.path() / "latin1.csv").string()},
+                  &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(out.find("roster line 2: not UTF-8"), std::string::npos) << out;
   std::ofstream(tmp.path() / "dup.csv") << "name,login,role\n\"Doe, J\",jd,student\nX,jd,staff\n";
   out = run_arena({"course", "init", (tmp.path() / "c").string(), "--game", "soccer", "--roster",
                    (tmp.path() / "dup.csv").string()},

@@ -120,6 +120,39 @@ TEST(CourseSession, FailedLoginsAreSlowedDown) {
   EXPECT_EQ(login(server, "bob", bobs)->status, 200);
 }
 
+TEST(CourseSession, NobodyCanLockAClassmateOut) {
+  CourseServer server("--behind-proxy");
+  const std::string password = run_arena({"course", "password", server.dir().string(), "bob"});
+  // Someone elsewhere fails on bob's login again and again: they are slowed down...
+  const httplib::Headers attacker = {{"X-Forwarded-For", "10.0.0.66"}};
+  int limited = 0;
+  for (int i = 0; i < 7; ++i) limited += login(server, "bob", "guess", attacker)->status == 429;
+  EXPECT_GE(limited, 1);
+  // ... bob, from his own address, is not.
+  const auto r = login(server, "bob", password, {{"X-Forwarded-For", "10.0.0.7"}});
+  EXPECT_EQ(r->status, 200) << r->body;
+}
+
+TEST(CourseSession, ALoginComesAsJsonFromThisSiteOnly) {
+  CourseServer server;
+  const std::string password = run_arena({"course", "password", server.dir().string(), "alice"});
+  auto c = server.client();
+  const std::string form = "login=alice&password=" + password;
+  EXPECT_EQ(c.Post("/api/login", form, "application/x-www-form-urlencoded")->status, 415);
+  EXPECT_EQ(
+      c.Post(("/api/login?login=alice&password=" + password).c_str(), "", "text/plain")->status,
+      415);
+  EXPECT_EQ(login(server, "alice", password, {{"Origin", "null"}})->status, 403);
+  EXPECT_EQ(login(server, "alice", password, {{"Origin", "http://evil.example"}})->status, 403);
+  // Bodies the server will not read: compressed, chunked, or large where no upload is taken.
+  const std::string body = nlohmann::json{{"login", "alice"}, {"password", password}}.dump();
+  EXPECT_EQ(c.Post("/api/login", {{"Content-Encoding", "gzip"}}, body, "application/json")->status,
+            415);
+  EXPECT_EQ(c.Post("/api/login", std::string(100'000, ' ') + body, "application/json")->status,
+            413);
+  EXPECT_EQ(login(server, "alice", password)->status, 200);
+}
+
 TEST(CourseSession, DisabledAccountsAreLockedOut) {
   CourseServer server;
   EXPECT_EQ(server.get("alice", "/api/me")->status, 200);

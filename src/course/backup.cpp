@@ -2,7 +2,10 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <memory>
@@ -53,6 +56,12 @@ BackupSummary backup_course(const fs::path& dir_path, const fs::path& file) {
   if (!fs::is_regular_file(dir.db(), ec))
     throw std::runtime_error(dir_path.string() + " is not a course folder (no course.db)");
   if (fs::exists(file, ec)) throw std::runtime_error(file.string() + " exists already");
+  // The copy holds password hashes and students' code: its owner's only, from the start.
+  const mode_t old_mask = ::umask(077);
+  struct RestoreMask {
+    mode_t mask;
+    ~RestoreMask() { ::umask(mask); }
+  } restore{old_mask};
   const fs::path snapshot = fs::path(file.string() + ".db-" + random_secret(6));
   {
     Store store(dir.db(), false);
@@ -74,6 +83,12 @@ BackupSummary backup_course(const fs::path& dir_path, const fs::path& file) {
       summary.bytes += it->file_size();
     }
     w.check(archive_write_close(w.a));
+    // Whole on disk before it takes its name.
+    if (const int fd = ::open(partial.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+      const bool synced = ::fsync(fd) == 0;
+      ::close(fd);
+      if (!synced) throw std::runtime_error("cannot sync " + partial.string());
+    }
   } catch (...) {
     fs::remove(snapshot, ec);
     fs::remove(partial, ec);

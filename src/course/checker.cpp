@@ -102,9 +102,17 @@ void Checker::loop() {
       next = store_.take_queued();
       if (next) check(*next);
     } catch (const std::exception& e) {
-      // The database or the disk failed us: the hand-in stays half checked and is redone at the
-      // next start; say so and go on with the others.
+      // The disk or the database failed us, not the hand-in: it is rejected saying so (staff
+      // can check it again), rather than left "building" and counted as waiting.
       fmt::print(stderr, "course: checking hand-in {} failed: {}\n", next ? next->id : 0, e.what());
+      try {
+        if (next)
+          store_.fail_check(next->id,
+                            "the server could not check it (an internal error): "
+                            "ask the staff to check it again");
+      } catch (const std::exception&) {
+        // The database itself is failing: the next start puts the hand-in back in the queue.
+      }
     }
     if (next) continue;
     std::unique_lock lock(mutex_);
@@ -150,6 +158,14 @@ void Checker::check(const Submission& s) {
     }
   }
 
+  // The student sees what the check says: paths on the server become paths in the hand-in.
+  const auto without_paths = [&](std::string text) {
+    for (const std::string& prefix :
+         {(out / "agent").string() + "/", out.string() + "/", dir.string() + "/", dir.string()})
+      for (std::size_t at; (at = text.find(prefix)) != std::string::npos;)
+        text.erase(at, prefix.size());
+    return text;
+  };
   const std::string status = process.exit_description();
   nlohmann::json verdict =
       nlohmann::json::parse(read_tail(out / "verdict.json", kMaxVerdict), nullptr, false);
@@ -158,18 +174,10 @@ void Checker::check(const Submission& s) {
     const std::string why = "the check did not finish (" + status + ")";
     store_.finish_check(s.id, false, why,
                         valid_utf8_json({{"verdict", "rejected"}, {"reason", why}}),
-                        read_tail(output, kMaxKeptLog), std::nullopt, {});
+                        without_paths(read_tail(output, kMaxKeptLog)), std::nullopt, {});
     store_.log_event("checker", "check-failed", fmt::format("hand-in {}: {}", s.id, why));
     return;
   }
-  // The student sees the verdict: paths on the server become paths in the hand-in.
-  const auto without_paths = [&](std::string text) {
-    for (const std::string& prefix :
-         {(out / "agent").string() + "/", out.string() + "/", dir.string() + "/"})
-      for (std::size_t at; (at = text.find(prefix)) != std::string::npos;)
-        text.erase(at, prefix.size());
-    return text;
-  };
   verdict = nlohmann::json::parse(without_paths(valid_utf8_json(verdict)), nullptr, false);
   if (verdict.is_discarded()) verdict = nlohmann::json{{"verdict", "rejected"}, {"reason", status}};
   const bool accepted = verdict.value("verdict", "") == "accepted";
@@ -197,8 +205,9 @@ void Checker::check(const Submission& s) {
     game.reason = g.value("reason", "");
     game.plies = g.value("plies", 0);
     // The viewer names the hand-in as the pages do, not by the check's name for it.
-    if (auto& player = record[white ? "white" : "black"]; player.is_object()) player["name"] = me;
-    game.record = valid_utf8_json(record);
+    if (record.contains("players") && record["players"].contains(white ? "white" : "black"))
+      record["players"][white ? "white" : "black"]["name"] = me;
+    game.record = without_paths(valid_utf8_json(record));
     fs::path log = record_file;
     log.replace_extension(std::string(".") + (white ? "white" : "black") + ".log");
     game.logs.emplace_back(s.id, read_tail(log, kMaxKeptLog));
@@ -206,6 +215,11 @@ void Checker::check(const Submission& s) {
   }
   store_.finish_check(s.id, accepted, reason, valid_utf8_json(verdict),
                       without_paths(read_tail(out / "build.log", kMaxKeptLog)), grade, games);
+  // The disk is shared: what the verdict keeps is in the database; an accepted hand-in keeps its
+  // built agent (for the games it will play), a rejected one nothing.
+  std::error_code ec;
+  fs::remove(input, ec);
+  if (!accepted) fs::remove_all(dir, ec);
 }
 
 }  // namespace arena::course

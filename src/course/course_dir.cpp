@@ -53,6 +53,22 @@ std::vector<std::string> next_record(const std::string& text, std::size_t& pos) 
 
 }  // namespace
 
+bool is_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t extra = c < 0x80           ? 0
+                              : (c >> 5) == 0x6  ? 1
+                              : (c >> 4) == 0xE  ? 2
+                              : (c >> 3) == 0x1E ? 3
+                                                 : 9;
+    if (extra == 9 || i + extra >= s.size() + (extra == 0 ? 1 : 0)) return false;
+    for (std::size_t k = 1; k <= extra; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
 bool is_valid_login(const std::string& login) {
   if (login.empty() || login.size() > 64 || login[0] == '.' || login[0] == '-') return false;
   for (char c : login)
@@ -102,6 +118,10 @@ std::vector<RosterEntry> read_roster(const fs::path& csv) {
           fmt::format("roster line {}: '{}' is not a login (1-64 of a-z, 0-9, '.', '_', '-')", line,
                       e.login.substr(0, 80)));
     if (e.name.empty()) e.name = e.login;
+    for (const auto& f : fields)
+      if (!is_utf8(f))
+        throw std::runtime_error(
+            fmt::format("roster line {}: not UTF-8 (save the roster as CSV UTF-8)", line));
     if (!parse_role(e.role))
       throw std::runtime_error(fmt::format("roster line {}: role '{}' is neither student nor staff",
                                            line, e.role.substr(0, 80)));
@@ -115,6 +135,12 @@ std::vector<RosterEntry> read_roster(const fs::path& csv) {
   return out;
 }
 
+void make_private(const CourseDir& dir) {
+  for (const fs::path& p : {dir.root, dir.files(), dir.work()})
+    if (std::error_code ec; fs::is_directory(p, ec))
+      fs::permissions(p, fs::perms::owner_all, fs::perm_options::replace);
+}
+
 void init_course(const CourseDir& dir, const std::string& game, const std::string& title,
                  const std::vector<RosterEntry>& roster) {
   std::error_code ec;
@@ -125,7 +151,7 @@ void init_course(const CourseDir& dir, const std::string& game, const std::strin
   fs::create_directories(dir.work());
   // The database holds password hashes: its owner's only (SQLite gives its -wal and -shm files
   // the same mode). Hand-in files too: students' code is not for other users of the machine.
-  fs::permissions(dir.files(), fs::perms::owner_all, fs::perm_options::replace);
+  make_private(dir);
   { std::ofstream(dir.db()); }
   fs::permissions(dir.db(), fs::perms::owner_read | fs::perms::owner_write,
                   fs::perm_options::replace);

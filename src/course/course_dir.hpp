@@ -31,6 +31,10 @@ bool is_valid_login(const std::string& login);
 // Logins are compared without case: "Mario.Rossi" is "mario.rossi" (ASCII letters only).
 std::string normalize_login(std::string login);
 
+// The folder, files/ and work/ made readable by their owner only: they hold the password hashes
+// and the students' code. (A check's sandbox is given its hand-in's folder by bind mounts.)
+void make_private(const CourseDir& dir);
+
 // Makes the course folder (which must not hold a course yet) with its database, settings and
 // roster. Throws std::runtime_error with the reason.
 void init_course(const CourseDir& dir, const std::string& game, const std::string& title,

@@ -116,7 +116,7 @@ void add_game_routes(httplib::Server& server, CourseContext& ctx) {
     nlohmann::json games = nlohmann::json::array();
     for (const GameInfo& g : all_games())
       games.push_back({{"name", g.name}, {"title", g.title}, {"view", g.view != nullptr}});
-    web::send_json(res, games.dump());
+    web::send_json(res, games);
   });
 }
 

@@ -1,11 +1,14 @@
 #pragma once
-// Failed logins, counted per login and per client address: after a few failures each further try
-// waits longer (5 s, doubling up to an hour), so guessing a password takes years while a student
-// who mistypes waits seconds. In memory: a restart forgives, which costs an attacker a restart they
-// cannot cause.
+// Failed logins, counted per login from one address, per address, and per login from anywhere:
+// after a few failures each further try waits longer (5 s, doubling up to an hour), so guessing a
+// password takes years while a student who mistypes waits seconds. A login from another address
+// is slowed only after many more failures, so nobody can lock a classmate out by failing on
+// purpose. One try at a time per login: parallel guesses wait their turn. In memory: a restart
+// forgives, which costs an attacker a restart they cannot cause.
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 
 namespace arena::course {
@@ -15,10 +18,9 @@ class LoginLimiter {
   using Clock = std::chrono::steady_clock;
   explicit LoginLimiter(int free_failures = 5) : free_failures_(free_failures) {}
 
-  // How long the caller must still wait before trying (zero: may try now).
-  std::chrono::seconds wait(const std::string& login, const std::string& address);
-  void failed(const std::string& login, const std::string& address);
-  void succeeded(const std::string& login, const std::string& address);
+  // Zero: the caller may try now, and the login is held until finish(). Else how long to wait.
+  std::chrono::seconds begin(const std::string& login, const std::string& address);
+  void finish(const std::string& login, const std::string& address, bool succeeded);
 
  private:
   struct Count {
@@ -27,9 +29,10 @@ class LoginLimiter {
   };
   int free_failures_;
   std::mutex mutex_;
-  std::map<std::string, Count> counts_;  // "login:NAME" and "addr:ADDRESS"
+  std::map<std::string, Count> counts_;
+  std::set<std::string> trying_;  // logins being checked now
 
-  std::chrono::seconds wait_for(const Count& c, Clock::time_point now) const;
+  std::chrono::seconds wait_for(const Count& c, int scale, Clock::time_point now) const;
 };
 
 }  // namespace arena::course

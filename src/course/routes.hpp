@@ -21,6 +21,7 @@ namespace arena::course {
 struct CourseLimits {
   std::size_t max_upload_bytes = 32u << 20;
   int max_waiting_per_student = 3;  // hand-ins queued or being checked at once
+  int max_uploads_per_hour = 20;    // per student (the disk is shared)
   int session_hours = 12;
   bool secure_cookies = false;  // behind an HTTPS proxy: the cookie is Secure
   bool behind_proxy = false;    // the client's address is the last of X-Forwarded-For

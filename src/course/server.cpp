@@ -21,6 +21,7 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
         fmt::format("{} is not a course folder (no course.db): make one with arena course init",
                     o.dir.string()));
   ServerLock lock(dir);
+  make_private(dir);
   Store store(dir.db(), false);
   FileStore files(dir.files());
   const std::string game = store.setting("game").value_or("");
@@ -47,6 +48,7 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   limits.max_body_bytes = o.limits.max_upload_bytes + (64u << 10);  // the form around the file
   limits.threads = o.threads;
   limits.read_timeout_s = 30;  // an upload on a slow link
+  limits.large_body_route = "POST /api/submissions";
   web::configure(server, limits);
   add_session_routes(server, ctx);
   add_submission_routes(server, ctx);

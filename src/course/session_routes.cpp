@@ -27,13 +27,13 @@ std::string session_cookie(const CourseContext& ctx, const std::string& value, i
                      value, max_age_s, ctx.limits.secure_cookies ? "; Secure" : "");
 }
 
-// The login form's fields, from JSON or a url-encoded form.
+// The login form's fields (a JSON object), or empty ones.
 std::pair<std::string, std::string> credentials_of(const httplib::Request& req) {
   const auto j = nlohmann::json::parse(req.body, nullptr, false);
   if (j.is_object() && j.value("login", nlohmann::json()).is_string() &&
       j.value("password", nlohmann::json()).is_string())
     return {j["login"].get<std::string>(), j["password"].get<std::string>()};
-  return {req.get_param_value("login"), req.get_param_value("password")};
+  return {};
 }
 
 // A new session with a new random id (its cookie set on `res`); gives its CSRF token.
@@ -48,6 +48,15 @@ std::string start_session(CourseContext& ctx, std::int64_t user_id, httplib::Res
   return csrf;
 }
 
+// A try that LoginLimiter::begin let through, finished however the handler ends (an exception
+// counts as a failure).
+struct Attempt {
+  LoginLimiter& limiter;
+  std::string login, address;
+  bool succeeded = false;
+  ~Attempt() { limiter.finish(login, address, succeeded); }
+};
+
 const std::string& dummy_hash() {
   static const std::string hash = hash_password(random_secret(16));
   return hash;
@@ -57,50 +66,57 @@ const std::string& dummy_hash() {
 
 void add_session_routes(httplib::Server& server, CourseContext& ctx) {
   server.Post("/api/login", [&ctx](const httplib::Request& req, httplib::Response& res) {
+    // A login comes from this server's own page: JSON (which a form on another site cannot
+    // send), and from this origin where the browser names one ("null" from a sandboxed frame).
     const std::string origin = req.get_header_value("Origin");
-    if (!origin.empty() && origin != "null" &&
-        origin.substr(origin.find("://") == std::string::npos ? 0 : origin.find("://") + 3) !=
-            req.get_header_value("Host"))
+    if (!origin.empty() &&
+        (origin == "null" ||
+         origin.substr(origin.find("://") == std::string::npos ? 0 : origin.find("://") + 3) !=
+             req.get_header_value("Host")))
       return web::send_error(res, 403, "this login form comes from another site");
+    if (req.get_header_value("Content-Type").rfind("application/json", 0) != 0)
+      return web::send_error(res, 415,
+                             "send the login as JSON: {\"login\": ..., \"password\": ...}");
     const auto [typed_login, password] = credentials_of(req);
     const std::string login = normalize_login(typed_login);
     if (login.empty() || login.size() > 64 || password.size() > kMaxPasswordLength)
       return web::send_error(res, 400, "give a login and a password");
-    const auto wait = ctx.limiter.wait(login, client_address(ctx, req));
+    const std::string address = client_address(ctx, req);
+    const auto wait = ctx.limiter.begin(login, address);
     if (wait.count() > 0) {
       res.set_header("Retry-After", std::to_string(wait.count()));
       return web::send_error(
           res, 429, fmt::format("too many failed logins: try again in {} s", wait.count()));
     }
+    Attempt attempt{ctx.limiter, login, address};
     const auto user = ctx.store.user(login);
     // The same answer whether the login exists or not, after the same work.
     const bool ok = user && !user->disabled && !user->password_hash.empty()
                         ? password_matches(password, user->password_hash)
                         : (password_matches(password, dummy_hash()), false);
+    attempt.succeeded = ok;
     if (!ok) {
-      ctx.limiter.failed(login, client_address(ctx, req));
-      ctx.store.log_event(login, "login-failed", client_address(ctx, req));
+      ctx.store.log_event(login, "login-failed", address);
       return web::send_error(res, 401, "wrong login or password");
     }
-    ctx.limiter.succeeded(login, client_address(ctx, req));
     // A new session id at every login: a cookie planted before (session fixation) is never used.
     const std::string old = cookie_value(req, kSessionCookie);
     if (!old.empty() && old.size() < 200) ctx.store.end_session(sha256_hex(old));
     const std::string csrf = start_session(ctx, user->id, res);
-    ctx.store.log_event(login, "login", client_address(ctx, req));
-    web::send_json(res, me_json(ctx, *user, csrf).dump());
+    ctx.store.log_event(login, "login", address);
+    web::send_json(res, me_json(ctx, *user, csrf));
   });
 
   server.Post("/api/logout",
               guard(ctx, Access::Account, [&ctx](const auto&, auto& res, const Caller& caller) {
                 if (caller.by_session) ctx.store.end_session(caller.session_hash);
                 res.set_header("Set-Cookie", session_cookie(ctx, "", 0));
-                web::send_json(res, R"({"ok":true})");
+                web::send_json(res, std::string(R"({"ok":true})"));
               }));
 
   server.Get("/api/me",
              guard(ctx, Access::Account, [&ctx](const auto&, auto& res, const Caller& caller) {
-               web::send_json(res, me_json(ctx, caller.user, caller.csrf).dump());
+               web::send_json(res, me_json(ctx, caller.user, caller.csrf));
              }));
 
   server.Post(
@@ -110,8 +126,14 @@ void add_session_routes(httplib::Server& server, CourseContext& ctx) {
         if (!body) return;
         const std::string old_password = body->value("old", "");
         const std::string new_password = body->value("new", "");
-        if (!password_matches(old_password, caller.user.password_hash))
-          return web::send_error(res, 403, "the current password is wrong");
+        const std::string address = client_address(ctx, req);
+        const auto wait = ctx.limiter.begin(caller.user.login, address);
+        if (wait.count() > 0)
+          return web::send_error(
+              res, 429, fmt::format("too many wrong passwords: try again in {} s", wait.count()));
+        Attempt attempt{ctx.limiter, caller.user.login, address};
+        attempt.succeeded = password_matches(old_password, caller.user.password_hash);
+        if (!attempt.succeeded) return web::send_error(res, 403, "the current password is wrong");
         if (new_password.size() < kMinPasswordLength || new_password.size() > kMaxPasswordLength)
           return web::send_error(res, 400,
                                  fmt::format("a password has {} to {} characters",
@@ -124,7 +146,7 @@ void add_session_routes(httplib::Server& server, CourseContext& ctx) {
         const std::string csrf = start_session(ctx, caller.user.id, res);
         User u = caller.user;
         u.must_change_password = false;
-        web::send_json(res, me_json(ctx, u, csrf).dump());
+        web::send_json(res, me_json(ctx, u, csrf));
       }));
 }
 

@@ -74,35 +74,33 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx) {
                                    nlohmann::json::object());
                 ctx.store.log_event(caller.user.login, "roster-add",
                                     fmt::format("{} ({})", login, role_name(*role)));
-                web::send_json(res, nlohmann::json{{"login", login}}.dump(), 201);
+                web::send_json(res, nlohmann::json{{"login", login}}, 201);
               }));
 
   // A new one-time password, shown once to the staff member who asked.
-  server.Post(
-      R"(/api/roster/([^/]+)/password)",
-      guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& caller) {
-        const auto u = roster_user(ctx, req.matches[1], res);
-        if (!u) return;
-        const std::string password = random_password();
-        ctx.store.set_password(u->id, hash_password(password), true);
-        ctx.store.log_event(caller.user.login, "password-reset", u->login);
-        web::send_json(res, nlohmann::json{{"login", u->login}, {"password", password}}.dump());
-      }));
+  server.Post(R"(/api/roster/([^/]+)/password)",
+              guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& caller) {
+                const auto u = roster_user(ctx, req.matches[1], res);
+                if (!u) return;
+                const std::string password = random_password();
+                ctx.store.set_password(u->id, hash_password(password), true);
+                ctx.store.log_event(caller.user.login, "password-reset", u->login);
+                web::send_json(res, nlohmann::json{{"login", u->login}, {"password", password}});
+              }));
 
-  server.Post(
-      R"(/api/roster/([^/]+)/disabled)",
-      guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& caller) {
-        const auto u = roster_user(ctx, req.matches[1], res);
-        if (!u) return;
-        const auto body = json_body(req, res);
-        if (!body) return;
-        const bool disabled = body->value("disabled", true);
-        if (u->id == caller.user.id && disabled)
-          return web::send_error(res, 400, "you cannot disable yourself");
-        ctx.store.set_disabled(u->id, disabled);
-        ctx.store.log_event(caller.user.login, disabled ? "disable" : "enable", u->login);
-        web::send_json(res, nlohmann::json{{"login", u->login}, {"disabled", disabled}}.dump());
-      }));
+  server.Post(R"(/api/roster/([^/]+)/disabled)",
+              guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& caller) {
+                const auto u = roster_user(ctx, req.matches[1], res);
+                if (!u) return;
+                const auto body = json_body(req, res);
+                if (!body) return;
+                const bool disabled = body->value("disabled", true);
+                if (u->id == caller.user.id && disabled)
+                  return web::send_error(res, 400, "you cannot disable yourself");
+                ctx.store.set_disabled(u->id, disabled);
+                ctx.store.log_event(caller.user.login, disabled ? "disable" : "enable", u->login);
+                web::send_json(res, nlohmann::json{{"login", u->login}, {"disabled", disabled}});
+              }));
 
   server.Post("/api/deadline",
               guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& caller) {
@@ -115,7 +113,7 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx) {
                 ctx.store.set_setting("deadline", *deadline);
                 ctx.store.log_event(caller.user.login, "deadline",
                                     deadline->empty() ? "none" : *deadline);
-                web::send_json(res, nlohmann::json{{"deadline", *deadline}}.dump());
+                web::send_json(res, nlohmann::json{{"deadline", *deadline}});
               }));
 
   server.Post(R"(/api/submissions/([^/]+)/recheck)",
@@ -123,13 +121,12 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx) {
                 const auto id = parse_id(req.matches[1]);
                 const auto s = id ? ctx.store.submission(*id) : std::nullopt;
                 if (!s) return web::send_error(res, 404, "no such hand-in");
-                if (s->state != "accepted" && s->state != "rejected")
+                if (!ctx.store.requeue(s->id))
                   return web::send_error(res, 409, "it is being checked already");
-                ctx.store.requeue(s->id);
                 ctx.store.log_event(caller.user.login, "recheck",
                                     fmt::format("#{} of {}", s->id, s->login));
                 ctx.checker.wake();
-                web::send_json(res, nlohmann::json{{"id", s->id}, {"state", "queued"}}.dump());
+                web::send_json(res, nlohmann::json{{"id", s->id}, {"state", "queued"}});
               }));
 
   server.Post(R"(/api/submissions/([^/]+)/excluded)",
@@ -143,7 +140,7 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx) {
                 ctx.store.set_excluded(s->id, excluded);
                 ctx.store.log_event(caller.user.login, excluded ? "exclude" : "include",
                                     fmt::format("#{} of {}", s->id, s->login));
-                web::send_json(res, nlohmann::json{{"id", s->id}, {"excluded", excluded}}.dump());
+                web::send_json(res, nlohmann::json{{"id", s->id}, {"excluded", excluded}});
               }));
 
   server.Get("/api/events",

@@ -229,11 +229,28 @@ void Store::end_session(const std::string& id_hash) {
   db_.prepare("DELETE FROM sessions WHERE hash = ?1").with(id_hash).run();
 }
 
-std::int64_t Store::add_submission(std::int64_t user_id, const std::string& file_hash,
-                                   const std::string& file_name, std::int64_t size) {
+NewSubmission Store::add_submission(std::int64_t user_id, const std::string& file_hash,
+                                    const std::string& file_name, std::int64_t size,
+                                    const SubmissionLimits& limits) {
   std::lock_guard lock(mutex_);
-  ++generation_;
   Transaction t(db_);
+  auto waiting = db_.prepare(
+      "SELECT COUNT(*) FROM submissions WHERE user_id = ?1 AND state IN ('queued', 'building', "
+      "'checking')");
+  waiting.with(user_id).step();
+  if (waiting.integer(0) >= limits.waiting)
+    return {std::nullopt, fmt::format("{} of your hand-ins are still being checked: wait for "
+                                      "their verdicts",
+                                      waiting.integer(0))};
+  auto recent = db_.prepare(
+      "SELECT COUNT(*) FROM submissions WHERE user_id = ?1 AND created > "
+      "strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-1 hour')");
+  recent.with(user_id).step();
+  if (recent.integer(0) >= limits.per_hour)
+    return {std::nullopt, fmt::format("{} hand-ins in the last hour are the most a student may "
+                                      "make: try again later",
+                                      limits.per_hour)};
+  ++generation_;
   db_.prepare(
          "INSERT INTO submissions (user_id, created, file_hash, file_name, size, state) "
          "VALUES (?1, ?2, ?3, ?4, ?5, 'queued')")
@@ -241,7 +258,7 @@ std::int64_t Store::add_submission(std::int64_t user_id, const std::string& file
       .run();
   const auto id = db_.last_insert_id();
   t.commit();
-  return id;
+  return {id, {}};
 }
 
 std::vector<Submission> Store::submissions_where(const std::string& where,
@@ -335,21 +352,34 @@ int Store::requeue_interrupted() {
   return db_.changes();
 }
 
-void Store::requeue(std::int64_t id) {
+bool Store::requeue(std::int64_t id) {
   std::lock_guard lock(mutex_);
-  ++generation_;
   Transaction t(db_);
+  db_.prepare(
+         "UPDATE submissions SET state = 'queued', stage = '', reason = '', verdict = NULL, "
+         "build_log = '', grade = NULL, checked = NULL "
+         "WHERE id = ?1 AND state IN ('accepted', 'rejected')")
+      .with(id)
+      .run();
+  if (db_.changes() == 0) return false;
+  ++generation_;
   db_.prepare(
          "DELETE FROM games WHERE kind = 'smoke' AND (white_submission = ?1 OR "
          "black_submission = ?1)")
       .with(id)
       .run();
-  db_.prepare(
-         "UPDATE submissions SET state = 'queued', stage = '', reason = '', verdict = NULL, "
-         "build_log = '', grade = NULL, checked = NULL WHERE id = ?1")
-      .with(id)
-      .run();
   t.commit();
+  return true;
+}
+
+void Store::fail_check(std::int64_t id, const std::string& reason) {
+  std::lock_guard lock(mutex_);
+  ++generation_;
+  db_.prepare(
+         "UPDATE submissions SET state = 'rejected', stage = '', reason = ?2, checked = ?3 "
+         "WHERE id = ?1 AND state IN ('building', 'checking')")
+      .with(id, reason, utc_now())
+      .run();
 }
 
 void Store::set_excluded(std::int64_t id, bool excluded) {

@@ -50,6 +50,16 @@ struct Submission {
   std::optional<std::string> checked;  // when the verdict came
 };
 
+// What a student may still hand in (SubmissionLimits), checked with the insert in one transaction.
+struct SubmissionLimits {
+  int waiting = 3;  // queued or being checked at once
+  int per_hour = 20;
+};
+struct NewSubmission {
+  std::optional<std::int64_t> id;
+  std::string refused;  // why not, when no id
+};
+
 struct GameRow {
   std::int64_t id = 0;
   std::string kind;
@@ -104,8 +114,9 @@ class Store {
   std::optional<Session> session(const std::string& id_hash, std::int64_t now);
   void end_session(const std::string& id_hash);
 
-  std::int64_t add_submission(std::int64_t user_id, const std::string& file_hash,
-                              const std::string& file_name, std::int64_t size);
+  NewSubmission add_submission(std::int64_t user_id, const std::string& file_hash,
+                               const std::string& file_name, std::int64_t size,
+                               const SubmissionLimits& limits);
   std::optional<Submission> submission(std::int64_t id);
   // One user's (newest first), or everyone's when user_id is empty.
   std::vector<Submission> submissions(std::optional<std::int64_t> user_id);
@@ -117,8 +128,12 @@ class Store {
                     const std::optional<std::string>& grade, const std::vector<NewGame>& games);
   // Hand-ins a stopped server left half checked go back to the queue; gives how many.
   int requeue_interrupted();
-  // Back to the queue, its old smoke games gone (re-check by staff).
-  void requeue(std::int64_t id);
+  // Back to the queue, its old smoke games gone (re-check by staff); false when it is not
+  // finished (queued or being checked already).
+  bool requeue(std::int64_t id);
+  // A check that broke on our side (not the hand-in's): rejected with the reason, so it neither
+  // stays "building" nor counts as waiting.
+  void fail_check(std::int64_t id, const std::string& reason);
   void set_excluded(std::int64_t id, bool excluded);
   // Each student's newest accepted, not excluded hand-in.
   std::vector<Submission> current_versions();

@@ -52,25 +52,21 @@ void upload(CourseContext& ctx, const httplib::Request& req, httplib::Response& 
   if (!caller.staff() && !deadline.empty() && now > deadline)
     return web::send_error(
         res, 403, fmt::format("the deadline was {}; this hand-in came at {}", deadline, now));
-  int waiting = 0;
-  for (const Submission& s : ctx.store.submissions(caller.user.id))
-    if (s.state == "queued" || s.state == "building" || s.state == "checking") ++waiting;
-  if (waiting >= ctx.limits.max_waiting_per_student)
-    return web::send_error(res, 429,
-                           fmt::format("{} of your hand-ins are still being checked: wait for "
-                                       "their verdicts",
-                                       waiting));
   // The file first (synced), then the row: an answered upload is never lost, and a crash in
   // between leaves at most a file nobody points to.
   const std::string hash = ctx.files.put(file.content);
-  const auto id = ctx.store.add_submission(caller.user.id, hash, clean_file_name(file.filename),
-                                           static_cast<std::int64_t>(file.content.size()));
+  const NewSubmission added = ctx.store.add_submission(
+      caller.user.id, hash, clean_file_name(file.filename),
+      static_cast<std::int64_t>(file.content.size()),
+      {ctx.limits.max_waiting_per_student, ctx.limits.max_uploads_per_hour});
+  if (!added.id) return web::send_error(res, 429, added.refused);
+  const auto id = *added.id;
   ctx.store.log_event(caller.user.login, "hand-in",
                       fmt::format("#{} {} ({} bytes, {})", id, clean_file_name(file.filename),
                                   file.content.size(), hash.substr(0, 12)));
   ctx.checker.wake();
   res.set_header("Location", fmt::format("/api/submissions/{}", id));
-  web::send_json(res, nlohmann::json{{"id", id}, {"state", "queued"}}.dump(), 201);
+  web::send_json(res, nlohmann::json{{"id", id}, {"state", "queued"}}, 201);
 }
 
 std::string leaderboard_json(Store& store) {
@@ -108,7 +104,7 @@ void add_submission_routes(httplib::Server& server, CourseContext& ctx) {
                const auto mine = caller.staff() ? std::nullopt : std::optional(caller.user.id);
                for (const Submission& s : ctx.store.submissions(mine))
                  list.push_back(submission_json(s, false));
-               web::send_json(res, nlohmann::json{{"submissions", list}}.dump());
+               web::send_json(res, nlohmann::json{{"submissions", list}});
              }));
 
   server.Get(R"(/api/submissions/([^/]+))",

@@ -19,19 +19,32 @@ std::atomic<int> g_stop_signal{0};
 
 std::string status_text(int status) {
   switch (status) {
-    case 400: return "bad request";
-    case 401: return "log in first";
-    case 403: return "not allowed";
-    case 404: return "not found";
-    case 405: return "method not allowed";
-    case 408: return "the request took too long";
-    case 413: return "the request is too large";
-    case 414: return "the address is too long";
-    case 415: return "unsupported media type";
-    case 429: return "too many requests, try again later";
-    case 431: return "request headers too large";
-    case 503: return "busy, try again";
-    default: return fmt::format("HTTP status {}", status);
+    case 400:
+      return "bad request";
+    case 401:
+      return "log in first";
+    case 403:
+      return "not allowed";
+    case 404:
+      return "not found";
+    case 405:
+      return "method not allowed";
+    case 408:
+      return "the request took too long";
+    case 413:
+      return "the request is too large";
+    case 414:
+      return "the address is too long";
+    case 415:
+      return "unsupported media type";
+    case 429:
+      return "too many requests, try again later";
+    case 431:
+      return "request headers too large";
+    case 503:
+      return "busy, try again";
+    default:
+      return fmt::format("HTTP status {}", status);
   }
 }
 
@@ -44,6 +57,10 @@ extern "C" void on_stop_signal(int signo) {
 void send_json(httplib::Response& res, const std::string& body, int status) {
   res.status = status;
   res.set_content(body, "application/json");
+}
+
+void send_json(httplib::Response& res, const nlohmann::json& body, int status) {
+  send_json(res, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), status);
 }
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
@@ -78,28 +95,49 @@ void configure(httplib::Server& server, const ServerLimits& limits, const std::s
   });
   // httplib matches routes with std::regex, whose stack grows with the path: a long one could
   // overflow a thread's stack. It is refused before routing.
-  server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (req.target.size() <= kMaxTarget) return httplib::Server::HandlerResponse::Unhandled;
-    send_error(res, 414, "the address is too long");
-    return httplib::Server::HandlerResponse::Handled;
+  // Before any body is read: a body's size is known from its Content-Length (a chunked body,
+  // whose size is not, is refused, and so is a compressed one, which could unpack to any size),
+  // and only the upload route takes a large one.
+  server.set_pre_routing_handler([limits](const httplib::Request& req, httplib::Response& res) {
+    const auto refuse = [&](int status, const std::string& why) {
+      res.set_header("Connection", "close");  // the unread body must not be taken for a request
+      send_error(res, status, why);
+      return httplib::Server::HandlerResponse::Handled;
+    };
+    if (req.target.size() > kMaxTarget) return refuse(414, "the address is too long");
+    if (req.has_header("Transfer-Encoding"))
+      return refuse(411, "send the body with a Content-Length, not in chunks");
+    const std::string encoding = req.get_header_value("Content-Encoding");
+    if (!encoding.empty() && encoding != "identity")
+      return refuse(415, "send the body uncompressed");
+    const std::string length = req.get_header_value("Content-Length");
+    if (!length.empty() && !limits.large_body_route.empty() &&
+        req.method + " " + req.path != limits.large_body_route) {
+      const bool digits =
+          length.size() <= 12 && length.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoull(length) > limits.small_body_bytes)
+        return refuse(413, "the request is too large");
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
   });
   server.set_exception_handler(
       [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-        std::string what = "internal error";
+        // The reason goes to the server's log, not to the client: it may name the server's files.
         try {
           if (ep) std::rethrow_exception(ep);
         } catch (const std::exception& e) {
-          what = e.what();
+          fmt::print(stderr, "internal error: {}\n", e.what());
         } catch (...) {
+          fmt::print(stderr, "internal error\n");
         }
-        send_error(res, 500, what);
+        send_error(res, 500, "internal error (the server's log has the reason)");
       });
 }
 
 int bind(httplib::Server& server, const std::string& host, int port) {
   if (port < 0 || port > 65535) throw std::runtime_error(fmt::format("bad port {}", port));
-  const int bound = port == 0 ? server.bind_to_any_port(host)
-                              : (server.bind_to_port(host, port) ? port : -1);
+  const int bound =
+      port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
   if (bound <= 0)
     throw std::runtime_error(fmt::format(
         "cannot listen on {}:{} (an address of this machine? the port free?)", host, port));
