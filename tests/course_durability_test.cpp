@@ -275,23 +275,23 @@ TEST(CourseDurability, ABackupTakenWhileServingRestoresTheCourse) {
 
 TEST(CourseDurability, TheRosterIsCheckedLineByLine) {
   testing::TempDir tmp;
-  std::ofstream(tmp.path() / "bad.csv") << "login,name,role\nalice,A,student\nbob,B,teacher\n";
-  int code = 0;
-  auto out = run_arena({"course", "init", (tmp.path() / "c").string(), "--game", "soccer",
-                        "--roster", (tmp.path() / "bad.csv").string()},
-                       &code);
+  // `arena course init` with a roster of this text: its exit status and what it printed.
+  const auto init_with = [&](const std::string& name, const std::string& csv) {
+    std::ofstream(tmp.path() / name) << csv;
+    int code = 0;
+    const auto out = run_arena({"course", "init", (tmp.path() / "c").string(), "--game", "soccer",
+                                "--roster", (tmp.path() / name).string()},
+                               &code);
+    return std::pair{code, out};
+  };
+  auto [code, out] = init_with("bad.csv", "login,name,role\nalice,A,student\nbob,B,teacher\n");
   EXPECT_EQ(code, 1);
   EXPECT_NE(out.find("roster line 3"), std::string::npos) << out;
-  std::ofstream(tmp.path() / "latin1.csv") << "login,name,role\njose,Jos\xE9,student\n";
-  out = run_arena({"course", "init", (tmp.path() / "c").string(), "--game", "soccer", "--roster",
-                   (tmp.path() / "latin1.csv").string()},
-                  &code);
+  std::tie(code, out) = init_with("latin1.csv", "login,name,role\njose,Jos\xE9,student\n");
   EXPECT_EQ(code, 1);
   EXPECT_NE(out.find("roster line 2: not UTF-8"), std::string::npos) << out;
-  std::ofstream(tmp.path() / "dup.csv") << "name,login,role\n\"Doe, J\",jd,student\nX,jd,staff\n";
-  out = run_arena({"course", "init", (tmp.path() / "c").string(), "--game", "soccer", "--roster",
-                   (tmp.path() / "dup.csv").string()},
-                  &code);
+  std::tie(code, out) =
+      init_with("dup.csv", "name,login,role\n\"Doe, J\",jd,student\nX,jd,staff\n");
   EXPECT_EQ(code, 1);
   EXPECT_NE(out.find("there twice"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(tmp.path() / "c" / "course.db"));

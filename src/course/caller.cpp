@@ -66,15 +66,21 @@ Authenticated authenticate(Store& store, const httplib::Request& req) {
   return out;
 }
 
+std::optional<std::string> foreign_origin(const httplib::Request& req) {
+  const std::string origin = req.get_header_value("Origin");
+  if (origin.empty()) return std::nullopt;
+  const auto scheme_end = origin.find("://");
+  if (scheme_end != std::string::npos &&
+      origin.substr(scheme_end + 3) == req.get_header_value("Host"))
+    return std::nullopt;
+  return origin;
+}
+
 std::optional<std::string> csrf_problem(const Caller& caller, const httplib::Request& req) {
   if (!caller.by_session) return std::nullopt;  // a bearer token cannot be sent by a browser
-  const std::string origin = req.get_header_value("Origin");
-  if (!origin.empty() && origin != "null") {
-    const std::string host = req.get_header_value("Host");
-    const auto scheme_end = origin.find("://");
-    if (scheme_end == std::string::npos || origin.substr(scheme_end + 3) != host)
-      return "this request comes from another site (" + origin.substr(0, 100) + ")";
-  }
+  // "null" passes here: a sandboxed frame's request carries no SameSite=Strict cookie anyway.
+  if (const auto origin = foreign_origin(req); origin && *origin != "null")
+    return "this request comes from another site (" + origin->substr(0, 100) + ")";
   std::string token = req.get_header_value(kCsrfHeader);
   if (token.empty() && req.has_file("csrf")) token = req.get_file_value("csrf").content;
   if (token.empty()) return "the form's CSRF token is missing: reload the page";

@@ -34,6 +34,10 @@ Authenticated authenticate(Store& store, const httplib::Request& req);
 // The value of one cookie, or "".
 std::string cookie_value(const httplib::Request& req, const std::string& name);
 
+// The Origin header when it names a site other than this host ("null" included), or nullopt (no
+// Origin sent, or this host's own).
+std::optional<std::string> foreign_origin(const httplib::Request& req);
+
 // For a cookie's POST: the CSRF token in the header (or the form field "csrf") matches, and an
 // Origin header, where sent, names this host. Gives the reason when not.
 std::optional<std::string> csrf_problem(const Caller& caller, const httplib::Request& req);

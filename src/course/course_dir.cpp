@@ -61,7 +61,7 @@ bool is_utf8(std::string_view s) {
                               : (c >> 4) == 0xE  ? 2
                               : (c >> 3) == 0x1E ? 3
                                                  : 9;
-    if (extra == 9 || i + extra >= s.size() + (extra == 0 ? 1 : 0)) return false;
+    if (extra == 9 || i + extra >= s.size()) return false;  // a bad lead byte, or cut short
     for (std::size_t k = 1; k <= extra; ++k)
       if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
     i += extra + 1;

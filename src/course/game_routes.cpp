@@ -13,8 +13,6 @@
 namespace arena::course {
 namespace {
 
-constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
-
 // The game, when the caller may see it; else answers 404 (whether it exists is not told).
 std::optional<GameRow> visible_game(CourseContext& ctx, const Caller& caller,
                                     const std::string& id_text, httplib::Response& res) {
@@ -40,7 +38,7 @@ void viewer_record(CourseContext& ctx, const httplib::Request& req, httplib::Res
   out["version"] = "1";  // a stored game never changes
   out["live"] = false;
   out["limit"] = view::move_time_limit(r.settings);
-  web::send_json(res, out.dump(-1, ' ', false, kReplace));
+  web::send_json(res, out);
 }
 
 void viewer_list(CourseContext& ctx, httplib::Response& res, const Caller& caller) {
@@ -60,8 +58,7 @@ void viewer_list(CourseContext& ctx, httplib::Response& res, const Caller& calle
   web::send_json(res, nlohmann::json{{"root", "your games"},
                                      {"games", games},
                                      {"tournaments", nlohmann::json::array()},
-                                     {"truncated", false}}
-                          .dump(-1, ' ', false, kReplace));
+                                     {"truncated", false}});
 }
 
 }  // namespace
@@ -78,7 +75,7 @@ void add_game_routes(httplib::Server& server, CourseContext& ctx) {
                nlohmann::json games = nlohmann::json::array();
                for (const GameRow& g : ctx.store.games_of_submission(*id))
                  games.push_back(game_json(g));
-               web::send_json(res, nlohmann::json{{"games", games}}.dump(-1, ' ', false, kReplace));
+               web::send_json(res, nlohmann::json{{"games", games}});
              }));
 
   server.Get(R"(/api/games/([^/]+))",
@@ -88,7 +85,7 @@ void add_game_routes(httplib::Server& server, CourseContext& ctx) {
                nlohmann::json out = game_json(*g);
                out["record"] = nlohmann::json::parse(ctx.store.game_record(g->id).value_or("null"),
                                                      nullptr, false);
-               web::send_json(res, out.dump(-1, ' ', false, kReplace));
+               web::send_json(res, out);
              }));
 
   // A side's log: its owner's (and staff's) only, even when both may see the game.

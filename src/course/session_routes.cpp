@@ -68,11 +68,7 @@ void add_session_routes(httplib::Server& server, CourseContext& ctx) {
   server.Post("/api/login", [&ctx](const httplib::Request& req, httplib::Response& res) {
     // A login comes from this server's own page: JSON (which a form on another site cannot
     // send), and from this origin where the browser names one ("null" from a sandboxed frame).
-    const std::string origin = req.get_header_value("Origin");
-    if (!origin.empty() &&
-        (origin == "null" ||
-         origin.substr(origin.find("://") == std::string::npos ? 0 : origin.find("://") + 3) !=
-             req.get_header_value("Host")))
+    if (foreign_origin(req))
       return web::send_error(res, 403, "this login form comes from another site");
     if (req.get_header_value("Content-Type").rfind("application/json", 0) != 0)
       return web::send_error(res, 415,

@@ -53,8 +53,7 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx) {
              guard(ctx, Access::Staff, [&ctx](const auto&, auto& res, const Caller&) {
                nlohmann::json users = nlohmann::json::array();
                for (const User& u : ctx.store.users()) users.push_back(user_json(u));
-               web::send_json(res, nlohmann::json{{"users", users}}.dump(
-                                       -1, ' ', false, nlohmann::json::error_handler_t::replace));
+               web::send_json(res, nlohmann::json{{"users", users}});
              }));
 
   server.Post("/api/roster",
@@ -152,8 +151,7 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx) {
                                    {"actor", e.actor},
                                    {"action", e.action},
                                    {"detail", e.detail}});
-               web::send_json(res, nlohmann::json{{"events", events}}.dump(
-                                       -1, ' ', false, nlohmann::json::error_handler_t::replace));
+               web::send_json(res, nlohmann::json{{"events", events}});
              }));
 }
 

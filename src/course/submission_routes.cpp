@@ -113,8 +113,7 @@ void add_submission_routes(httplib::Server& server, CourseContext& ctx) {
                if (!id) return web::send_error(res, 404, "no such hand-in");
                const auto s = visible_submission(ctx, caller, *id, res);
                if (!s) return;
-               web::send_json(res, submission_json(*s, true).dump(
-                                       -1, ' ', false, nlohmann::json::error_handler_t::replace));
+               web::send_json(res, submission_json(*s, true));
              }));
 
   // The hand-in's own file, to its owner and staff (a student's code is never anyone else's).

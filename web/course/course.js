@@ -181,15 +181,18 @@ async function showDetail(id) {
   $("recheck").onclick = () => staffAction(`/api/submissions/${id}/recheck`, {});
 }
 
-async function staffAction(path, body) {
+// A staff POST, its outcome said in the status line `statusId`, then the page refreshed.
+async function postAndRefresh(path, body, statusId) {
   try {
     await api("POST", path, body);
-    say("upload-status", "done", true);
+    say(statusId, "done", true);
   } catch (err) {
-    say("upload-status", err.message, false);
+    say(statusId, err.message, false);
   }
   refresh();
 }
+const staffAction = (path, body) => postAndRefresh(path, body, "upload-status");
+const rosterAction = (path, body) => postAndRefresh(path, body, "roster-status");
 
 $("upload-form").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -241,15 +244,6 @@ async function refreshStaff() {
     el("tr", {}, el("td", {}, e.at.replace("T", " ")), el("td", {}, e.actor), el("td", {}, e.action), el("td", {}, e.detail))));
 }
 
-async function rosterAction(path, body) {
-  try {
-    await api("POST", path, body);
-    say("roster-status", "done", true);
-  } catch (err) {
-    say("roster-status", err.message, false);
-  }
-  refresh();
-}
 
 async function resetPassword(login) {
   try {
