@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "referee/record.hpp"
+#include "sandbox/cgroup.hpp"
 #include "sandbox/child_process.hpp"
 
 namespace arena::course {
@@ -151,6 +152,8 @@ void Checker::check(const Submission& s) {
   while (!process.wait_exit(std::chrono::milliseconds(250))) {
     if (stopping_.load()) {
       process.kill_group();
+      // Killed, the check could not remove its sandbox's cgroups: they go now.
+      remove_stale_cgroups();
       return;  // still `building` or `checking`: requeued at the next start
     }
     const Progress p = read_progress(output);

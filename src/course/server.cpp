@@ -8,6 +8,7 @@
 
 #include "course/course_dir.hpp"
 #include "games/registry.hpp"
+#include "sandbox/cgroup.hpp"
 #include "web/http_server.hpp"
 
 namespace arena::course {
@@ -27,6 +28,8 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   const std::string game = store.setting("game").value_or("");
   const GameInfo* info = find_game(game);
   if (!info) throw std::runtime_error("the course's game '" + game + "' is unknown");
+  // A server killed with its checks left their sandboxes' cgroups behind.
+  remove_stale_cgroups();
   if (const int redo = store.requeue_interrupted(); redo > 0) {
     fmt::print(out, "{} hand-in(s) left half checked go back to the queue\n", redo);
     store.log_event("server", "requeue", fmt::format("{} hand-in(s) after a stop", redo));
