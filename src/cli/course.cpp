@@ -34,6 +34,7 @@ course::User console_user(course::Store& store, const std::string& login) {
 }  // namespace
 
 void add_course_status(CLI::App& course, int& exit_code);
+void add_course_worker(CLI::App& course, int& exit_code);
 
 void add_course(CLI::App& app, int& exit_code) {
   auto* course = app.add_subcommand(
@@ -99,9 +100,10 @@ void add_course(CLI::App& app, int& exit_code) {
   serve_cmd->add_flag("--behind-proxy", serve->limits.behind_proxy,
                       "Take the client's address from the last X-Forwarded-For entry (a reverse "
                       "proxy in front; its login limits then count each student, not the proxy)");
-  serve_cmd->add_option("--checks", serve->checks,
-                        "Hand-ins checked at once (each check's build and games take cores: on a "
-                        "machine of N cores, about N/2)")
+  serve_cmd
+      ->add_option("--checks", serve->checks,
+                   "Hand-ins checked at once (each check's build and games take cores: on a "
+                   "machine of N cores, about N/2)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
   auto no_grade = std::make_shared<bool>(false);
@@ -111,6 +113,35 @@ void add_course(CLI::App& app, int& exit_code) {
   serve_cmd->add_option("--check-options", serve->check_args,
                         "More options for each hand-in's check, as for arena handin check "
                         "(e.g. \"--smoke-plies 40 --sandbox required\")");
+  serve_cmd
+      ->add_option("--local-games", serve->local_games,
+                   "Ladder and challenge games this machine plays at once (default: one per two "
+                   "cores; 0: none, workers on other machines play them)")
+      ->check(CLI::Range(0, 256));
+  serve_cmd
+      ->add_option("--move-time", serve->move_time_ms,
+                   "Milliseconds per move in ladder and challenge games (default: the "
+                   "game's course limit)")
+      ->check(CLI::Range(1, 3'600'000));
+  serve_cmd
+      ->add_option("--lease", serve->ladder.lease_seconds,
+                   "Seconds a worker that stops answering keeps its game before it is "
+                   "given to another")
+      ->capture_default_str()
+      ->check(CLI::Range(5, 3600));
+  serve_cmd
+      ->add_option("--ladder-queue", serve->ladder.queued_games,
+                   "Ladder games kept waiting for workers")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  serve_cmd
+      ->add_option("--settle-games", serve->ladder.policy.settle_games,
+                   "Games a new version plays before others' (its rating has settled)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  serve_cmd->add_option("--worker-options", serve->worker_args,
+                        "More options for the server's own worker, as for arena course worker "
+                        "(e.g. \"--sandbox required\")");
   serve_cmd->callback([serve, max_upload_mb, no_grade, &exit_code] {
     serve->grade = !*no_grade;
     serve->limits.max_upload_bytes = static_cast<std::size_t>(*max_upload_mb) << 20;
@@ -172,7 +203,38 @@ void add_course(CLI::App& app, int& exit_code) {
     });
   });
 
+  auto worker = std::make_shared<std::pair<std::string, std::string>>();
+  auto* worker_token_cmd = course->add_subcommand(
+      "worker-token",
+      "Print a new token for a worker machine (arena course worker URL --token T); a worker of "
+      "the same name gets a new one and the old one stops working");
+  worker_token_cmd->add_option("dir", worker->first, "The course folder")->required();
+  worker_token_cmd->add_option("name", worker->second, "The worker's name, e.g. lab-pc-07")
+      ->required();
+  auto remove = std::make_shared<bool>(false);
+  worker_token_cmd->add_flag("--revoke", *remove, "End the worker's token instead");
+  worker_token_cmd->callback([worker, remove, &exit_code] {
+    guarded(exit_code, [&] {
+      if (!course::is_valid_login(worker->second) || worker->second == "local")
+        throw std::runtime_error(
+            "a worker's name is lowercase letters, digits, '.', '_' or '-' (and not 'local', "
+            "the server's own)");
+      course::Store store(course::CourseDir{worker->first}.db(), false);
+      if (*remove) {
+        const bool removed = store.remove_worker(worker->second);
+        store.log_event("console", "worker-revoked", worker->second);
+        fmt::print("{}\n", removed ? "ended the worker's token" : "no such worker");
+        return;
+      }
+      const std::string token = course::random_secret(32);
+      store.set_worker(worker->second, course::sha256_hex(token));
+      store.log_event("console", "worker-token", worker->second);
+      fmt::print("{}\n", token);
+    });
+  });
+
   add_course_status(*course, exit_code);
+  add_course_worker(*course, exit_code);
 }
 
 }  // namespace arena::cli

@@ -48,6 +48,43 @@ nlohmann::json CourseClient::get(const std::string& path) {
   return answer(client_->Get(prefix_ + path), "GET " + path);
 }
 
+std::string CourseClient::Answer::error() const {
+  if (body.is_object() && body.contains("error") && body["error"].is_string())
+    return body["error"].get<std::string>();
+  return fmt::format("status {}", status);
+}
+
+CourseClient::Answer CourseClient::post(const std::string& path, const nlohmann::json& body) {
+  const auto r = client_->Post(prefix_ + path, body.dump(), "application/json");
+  if (!r)
+    throw std::runtime_error(
+        fmt::format("POST {}: cannot reach the server ({})", path, httplib::to_string(r.error())));
+  Answer a;
+  a.status = r->status;
+  a.body = nlohmann::json::parse(r->body, nullptr, false);
+  if (a.body.is_discarded()) a.body = nullptr;
+  return a;
+}
+
+std::string CourseClient::get_bytes(const std::string& path, std::size_t max_bytes) {
+  std::string bytes;
+  bool too_large = false;
+  const auto r = client_->Get(prefix_ + path, [&](const char* data, std::size_t length) {
+    if (bytes.size() + length > max_bytes) {
+      too_large = true;
+      return false;
+    }
+    bytes.append(data, length);
+    return true;
+  });
+  if (too_large) throw std::runtime_error(fmt::format("GET {}: larger than expected", path));
+  if (!r)
+    throw std::runtime_error(
+        fmt::format("GET {}: cannot reach the server ({})", path, httplib::to_string(r.error())));
+  if (r->status != 200) throw std::runtime_error(fmt::format("GET {}: status {}", path, r->status));
+  return bytes;
+}
+
 nlohmann::json CourseClient::upload(const std::string& path, const std::string& file_name,
                                     const std::string& bytes) {
   httplib::MultipartFormDataItems items = {{"file", bytes, file_name, "application/octet-stream"}};

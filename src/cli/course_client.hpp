@@ -21,6 +21,17 @@ class CourseClient {
   nlohmann::json upload(const std::string& path, const std::string& file_name,
                         const std::string& bytes);
 
+  // A POST of a JSON body: the status and the JSON answer (null when there is none). Throws
+  // std::runtime_error only when the server cannot be reached.
+  struct Answer {
+    int status = 0;
+    nlohmann::json body;
+    std::string error() const;  // the server's reason for an error status
+  };
+  Answer post(const std::string& path, const nlohmann::json& body);
+  // The bytes of a GET (a hand-in's file); throws like get().
+  std::string get_bytes(const std::string& path, std::size_t max_bytes);
+
  private:
   std::unique_ptr<httplib::Client> client_;
   std::string prefix_;

@@ -27,6 +27,9 @@ void add_handin(CLI::App& app, int& exit_code) {
       "random player; prints one verdict line (exit 0 accepted, 1 rejected)");
   auto o = std::make_shared<CheckOptions>();
   add_check_options(*cmd, *o, "smoke games", "agent/, build.log, smoke/, verdict.json");
+  cmd->add_flag("--no-smoke", o->no_smoke,
+                "Build only, without the smoke games (a course worker building a hand-in the "
+                "server has checked already)");
   add_handin_batch(*handin, exit_code);
   cmd->callback([o, &exit_code] {
     try {

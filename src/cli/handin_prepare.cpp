@@ -131,6 +131,9 @@ CheckedHandin check_handin(const GameInfo& game, const CheckOptions& o, HandinRe
   }
   report.stage("run", true, *run.value);
   report.set_run(*run.value);
+  if (o.no_smoke)
+    return {true, fmt::format("{} ({}; no smoke games)", *run.value, build_note), out, root,
+            *run.value};
 
   SmokeOptions smoke;
   smoke.command = *run.value;

@@ -27,6 +27,7 @@ struct CheckOptions {
   int build_processes = 256;
   double log_limit_mb = 4;
   std::string forbid_flags;
+  bool no_smoke = false;  // build only (a worker building a hand-in the server has checked)
 };
 
 // Adds GAME, PATH and the options above to a command; `games` names the games --move-time times,

@@ -13,8 +13,6 @@ std::int64_t unix_now() {
       .count();
 }
 
-constexpr std::size_t kMaxSecret = 200;
-
 }  // namespace
 
 std::string cookie_value(const httplib::Request& req, const std::string& name) {

@@ -13,6 +13,7 @@ namespace arena::course {
 
 inline constexpr const char* kSessionCookie = "arena_session";
 inline constexpr const char* kCsrfHeader = "X-CSRF-Token";
+inline constexpr std::size_t kMaxSecret = 200;  // a bearer token longer than this is refused
 
 struct Caller {
   User user;

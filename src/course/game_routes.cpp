@@ -74,7 +74,9 @@ void add_game_routes(httplib::Server& server, CourseContext& ctx) {
                if (!visible_submission(ctx, caller, *id, res)) return;
                nlohmann::json games = nlohmann::json::array();
                for (const GameRow& g : ctx.store.games_of_submission(*id))
-                 games.push_back(game_json(g));
+                 // Others' challenges against this version are theirs.
+                 if (!g.requester || caller.staff() || *g.requester == caller.user.id)
+                   games.push_back(game_json(g));
                web::send_json(res, nlohmann::json{{"games", games}});
              }));
 

@@ -74,6 +74,8 @@ std::optional<Submission> visible_submission(CourseContext& ctx, const Caller& c
 
 bool may_see_game(CourseContext& ctx, const Caller& caller, const GameRow& game) {
   if (caller.staff()) return true;
+  // A challenge's games are its requester's, whoever's version played in them.
+  if (game.requester) return *game.requester == caller.user.id;
   for (const auto& side : {game.white_submission, game.black_submission}) {
     if (!side) continue;
     const auto s = ctx.store.submission(*side);

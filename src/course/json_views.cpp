@@ -37,6 +37,7 @@ nlohmann::json game_json(const GameRow& g) {
           {"result", g.result},
           {"reason", g.reason},
           {"plies", g.plies},
+          {"rated", g.rated},
           {"created", g.created}};
 }
 

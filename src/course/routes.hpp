@@ -13,6 +13,7 @@
 #include "course/caller.hpp"
 #include "course/checker.hpp"
 #include "course/file_store.hpp"
+#include "course/ladder.hpp"
 #include "course/login_limiter.hpp"
 #include "course/store.hpp"
 
@@ -40,8 +41,10 @@ struct CourseContext {
   FileStore& files;
   Checker& checker;
   LoginLimiter& limiter;
+  Ladder& ladder;
   CourseLimits limits;
   std::string game;
+  int move_time_ms = 0;  // ladder games and challenges (0: the game's course limit)
   CachedAnswer leaderboard = {};
 };
 
@@ -56,6 +59,11 @@ void add_submission_routes(httplib::Server& server, CourseContext& ctx);
 void add_game_routes(httplib::Server& server, CourseContext& ctx);
 void add_staff_routes(httplib::Server& server, CourseContext& ctx);
 void add_page_routes(httplib::Server& server, CourseContext& ctx);
+void add_worker_routes(httplib::Server& server, CourseContext& ctx);
+void add_ladder_routes(httplib::Server& server, CourseContext& ctx);
+
+// The requests whose body may be as large as an upload: the upload, a worker's game record.
+bool large_body_route(const std::string& method, const std::string& path);
 
 // Helpers the route files share.
 // Who is asking, for the login limits and the event log: the peer, or behind a proxy the address
@@ -67,7 +75,8 @@ std::optional<nlohmann::json> json_body(const httplib::Request& req, httplib::Re
 // A hand-in the caller may see (their own, or any for staff), or nullopt after answering 404.
 std::optional<Submission> visible_submission(CourseContext& ctx, const Caller& caller,
                                              std::int64_t id, httplib::Response& res);
-// A game the caller may see: staff any; a student one where a side is their hand-in.
+// A game the caller may see: staff any; a student one where a side is their hand-in, except a
+// challenge's, which only its requester sees.
 bool may_see_game(CourseContext& ctx, const Caller& caller, const GameRow& game);
 
 }  // namespace arena::course

@@ -85,6 +85,42 @@ CREATE TABLE events (
   detail TEXT NOT NULL
 );
 )sql",
+    // 2: the ladder. Games to be played are jobs, leased to workers (the server's own or other
+    // machines'); a finished job's game names its job, once (nothing counts twice). Workers sign
+    // in with their own tokens, which reach nothing but the job they hold.
+    R"sql(
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL CHECK (kind IN ('ladder', 'challenge')),
+  white_submission INTEGER REFERENCES submissions (id),
+  black_submission INTEGER REFERENCES submissions (id),
+  white_agent TEXT NOT NULL DEFAULT '',
+  black_agent TEXT NOT NULL DEFAULT '',
+  requester INTEGER REFERENCES users (id),
+  state TEXT NOT NULL CHECK (state IN ('queued', 'leased', 'done', 'cancelled')),
+  worker TEXT NOT NULL DEFAULT '',
+  lease TEXT NOT NULL DEFAULT '',
+  lease_expires INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  game_id INTEGER REFERENCES games (id),
+  created TEXT NOT NULL,
+  finished TEXT
+);
+CREATE INDEX jobs_by_state ON jobs (state, id);
+ALTER TABLE games ADD COLUMN job_id INTEGER REFERENCES jobs (id);
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN requester INTEGER REFERENCES users (id);
+CREATE UNIQUE INDEX games_by_job ON games (job_id) WHERE job_id IS NOT NULL;
+CREATE INDEX games_rated ON games (rated) WHERE rated = 1;
+CREATE TABLE workers (
+  name TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  created TEXT NOT NULL,
+  last_seen TEXT,
+  address TEXT NOT NULL DEFAULT '',
+  games INTEGER NOT NULL DEFAULT 0
+);
+)sql",
 };
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "course/course_dir.hpp"
+#include "course/credentials.hpp"
+#include "course/local_worker.hpp"
 #include "games/registry.hpp"
 #include "sandbox/cgroup.hpp"
 #include "web/http_server.hpp"
@@ -44,28 +46,55 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   check.parallel = o.checks;
   Checker checker(store, files, check);
   LoginLimiter limiter;
-  CourseContext ctx{store, files, checker, limiter, o.limits, game};
+  Ladder ladder(store, o.ladder);
+  CourseContext ctx{store, files, checker, limiter, ladder, o.limits, game, o.move_time_ms};
 
   httplib::Server server;
   web::ServerLimits limits;
   limits.max_body_bytes = o.limits.max_upload_bytes + (64u << 10);  // the form around the file
   limits.threads = o.threads;
   limits.read_timeout_s = 30;  // an upload on a slow link
-  limits.large_body_route = "POST /api/submissions";
+  limits.large_body = large_body_route;
   web::configure(server, limits);
   add_session_routes(server, ctx);
   add_submission_routes(server, ctx);
   add_game_routes(server, ctx);
   add_staff_routes(server, ctx);
   add_page_routes(server, ctx);
+  add_worker_routes(server, ctx);
+  add_ladder_routes(server, ctx);
 
   const int port = web::bind(server, o.host, o.port);
   checker.start();
+  ladder.start();
+  std::optional<LocalWorker> local_worker;
+  if (o.local_games != 0) {
+    // A new token at every start: the one before dies with the server that made it.
+    const std::string token = random_secret();
+    store.set_worker("local", sha256_hex(token));
+    LocalWorkerOptions w;
+    w.arena_binary = check.arena_binary;
+    const bool any_host = o.host == "0.0.0.0" || o.host == "::" || o.host.empty();
+    const bool ipv6 = o.host.find(':') != std::string::npos;
+    w.url = fmt::format("http://{}:{}/",
+                        any_host ? "127.0.0.1"
+                        : ipv6   ? "[" + o.host + "]"
+                                 : o.host,
+                        port);
+    w.token = token;
+    w.cache_dir = dir.root / "cache";
+    w.log_file = dir.root / "worker.log";
+    w.games = std::max(0, o.local_games);
+    w.extra_args = o.worker_args;
+    local_worker.emplace(std::move(w));
+  }
   store.log_event("server", "start", fmt::format("{}:{}", o.host, port));
   fmt::print(out, "arena course server on http://{}:{}/ for {} ({})\n", o.host, port,
              store.setting("title").value_or(""), game);
   out.flush();
   web::serve(server, true, out);
+  local_worker.reset();
+  ladder.stop();
   checker.stop();
   store.log_event("server", "stop", "");
 }

@@ -20,6 +20,13 @@ struct CourseServerOptions {
   std::string check_args;  // more options for `arena handin check`
   bool grade = true;       // grade where the game has the course's grading (Paper Soccer)
   int checks = 1;          // hand-ins checked at once
+  // The ladder: games at once on this machine (-1: as its cores allow; 0: none, workers on other
+  // machines play them all), their time per move (0: the game's course limit), the lease a
+  // worker holds a game under, and games kept waiting for workers.
+  int local_games = -1;
+  int move_time_ms = 0;
+  LadderOptions ladder;
+  std::string worker_args;  // more options for the server's own worker
 };
 
 // Serves until SIGINT/SIGTERM; prints the address once listening. Throws std::runtime_error

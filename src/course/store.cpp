@@ -54,7 +54,8 @@ Submission read_submission(const Statement& q) {
 }
 
 constexpr const char* kGameColumns =
-    "id, kind, white_submission, black_submission, white, black, result, reason, plies, created";
+    "id, kind, white_submission, black_submission, white, black, result, reason, plies, created, "
+    "rated, requester";
 
 GameRow read_game(const Statement& q) {
   GameRow g;
@@ -68,6 +69,8 @@ GameRow read_game(const Statement& q) {
   g.reason = q.text(7);
   g.plies = static_cast<int>(q.integer(8));
   g.created = q.text(9);
+  g.rated = q.integer(10) != 0;
+  if (!q.is_null(11)) g.requester = q.integer(11);
   return g;
 }
 
@@ -323,23 +326,30 @@ void Store::finish_check(std::int64_t id, bool accepted, const std::string& reas
          "build_log = ?5, grade = ?6, checked = ?7 WHERE id = ?1")
       .with(id, accepted ? "accepted" : "rejected", reason, verdict, build_log, grade, utc_now())
       .run();
-  for (const NewGame& g : games) {
-    auto q = db_.prepare(
-        "INSERT INTO games (kind, white_submission, black_submission, white, black, result, "
-        "reason, plies, record, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-    q.bind(1, g.kind);
-    bind_optional_id(q, 2, g.white_submission);
-    bind_optional_id(q, 3, g.black_submission);
-    q.bind(4, g.white).bind(5, g.black).bind(6, g.result).bind(7, g.reason);
-    q.bind(8, g.plies).bind(9, g.record).bind(10, utc_now());
-    q.run();
-    const auto game_id = db_.last_insert_id();
-    for (const auto& [submission_id, log] : g.logs)
-      db_.prepare("INSERT INTO game_logs (game_id, submission_id, log) VALUES (?1, ?2, ?3)")
-          .with(game_id, submission_id, log)
-          .run();
-  }
+  for (const NewGame& g : games) insert_game_locked(g);
   t.commit();
+}
+
+std::int64_t Store::insert_game_locked(const NewGame& g) {
+  auto q = db_.prepare(
+      "INSERT INTO games (kind, white_submission, black_submission, white, black, result, "
+      "reason, plies, record, created, job_id, rated, requester) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+  q.bind(1, g.kind);
+  bind_optional_id(q, 2, g.white_submission);
+  bind_optional_id(q, 3, g.black_submission);
+  q.bind(4, g.white).bind(5, g.black).bind(6, g.result).bind(7, g.reason);
+  q.bind(8, g.plies).bind(9, g.record).bind(10, utc_now());
+  bind_optional_id(q, 11, g.job_id);
+  q.bind(12, g.rated ? 1 : 0);
+  bind_optional_id(q, 13, g.requester);
+  q.run();
+  const auto game_id = db_.last_insert_id();
+  for (const auto& [submission_id, log] : g.logs)
+    db_.prepare("INSERT INTO game_logs (game_id, submission_id, log) VALUES (?1, ?2, ?3)")
+        .with(game_id, submission_id, log)
+        .run();
+  return game_id;
 }
 
 int Store::requeue_interrupted() {
@@ -412,8 +422,9 @@ std::vector<GameRow> Store::games_of_submission(std::int64_t submission_id) {
 std::vector<GameRow> Store::games_of_user(std::optional<std::int64_t> user_id, int limit) {
   std::lock_guard lock(mutex_);
   auto q = db_.prepare(fmt::format(
-      "SELECT {} FROM games WHERE ?1 IS NULL OR white_submission IN (SELECT id FROM submissions "
-      "WHERE user_id = ?1) OR black_submission IN (SELECT id FROM submissions WHERE user_id = ?1) "
+      "SELECT {} FROM games WHERE ?1 IS NULL OR ((white_submission IN (SELECT id FROM "
+      "submissions WHERE user_id = ?1) OR black_submission IN (SELECT id FROM submissions WHERE "
+      "user_id = ?1)) AND (requester IS NULL OR requester = ?1)) "
       "ORDER BY id DESC LIMIT ?2",
       kGameColumns));
   bind_optional_id(q, 1, user_id);

@@ -67,6 +67,8 @@ struct GameRow {
   std::string white, black, result, reason;
   int plies = 0;
   std::string created;
+  bool rated = false;
+  std::optional<std::int64_t> requester;  // a challenge's games are its requester's alone
 };
 
 struct NewGame {
@@ -77,6 +79,38 @@ struct NewGame {
   std::string record;  // the game record's JSON
   // Each side's own log (the submission it belongs to, the text).
   std::vector<std::pair<std::int64_t, std::string>> logs;
+  std::optional<std::int64_t> job_id;     // the job that played it (ladder, challenge)
+  bool rated = false;                     // counts for the ladder's ratings
+  std::optional<std::int64_t> requester;  // a challenge's: its games are theirs alone
+};
+
+// A game to be played, leased to a worker: each side a hand-in or a built-in agent ("engine
+// level=3"). States: queued, leased (a worker plays it until lease_expires), done, cancelled.
+struct Job {
+  std::int64_t id = 0;
+  std::string kind = "ladder";  // or challenge
+  std::optional<std::int64_t> white_submission, black_submission;
+  std::string white_agent, black_agent;
+  std::optional<std::int64_t> requester;
+  std::string state = "queued", worker, lease;
+  std::int64_t lease_expires = 0;  // seconds since the epoch
+  int attempts = 0;
+  std::optional<std::int64_t> game_id;
+  std::string created, finished;
+};
+
+// How many times a job is handed out before it is given up (a game that kills its workers).
+inline constexpr int kMaxJobAttempts = 3;
+
+struct WorkerRow {
+  std::string name, created, last_seen, address;
+  int games = 0;
+};
+
+// A rated ladder game: its two hand-ins and White's score (1, 0.5, 0).
+struct RatedGame {
+  std::int64_t white = 0, black = 0;
+  double white_score = 0.5;
 };
 
 struct Event {
@@ -138,6 +172,42 @@ class Store {
   // Each student's newest accepted, not excluded hand-in.
   std::vector<Submission> current_versions();
 
+  // The ladder's and challenges' jobs (store_jobs.cpp).
+  void add_jobs(const std::vector<Job>& jobs);
+  // The next job for `worker` (challenges first: a student waits for them), leased until
+  // now + lease_seconds under the secret `lease`; nullopt when none waits.
+  // Ladder games only when `ladder` (staff may pause the ladder; challenges go on).
+  std::optional<Job> lease_job(const std::string& worker, const std::string& lease,
+                               std::int64_t now, int lease_seconds, bool ladder);
+  // Whether the job is still leased under `lease` (then its lease runs until `until`).
+  bool renew_lease(std::int64_t job_id, const std::string& lease, std::int64_t until);
+  // The job's game, stored once: false when the lease is not (or no longer) this one's.
+  bool finish_job(std::int64_t job_id, const std::string& lease, NewGame game);
+  // A worker gives a job back (it cannot play it): queued again, or given up after
+  // kMaxJobAttempts.
+  bool release_job(std::int64_t job_id, const std::string& lease);
+  // Leases that ran out go back to the queue (given up after kMaxJobAttempts); gives how many.
+  int expire_leases(std::int64_t now);
+  std::optional<Job> job(std::int64_t id);
+  // Jobs in these states, oldest first (at most `limit`), or one requester's.
+  std::vector<Job> jobs(const std::vector<std::string>& states, int limit);
+  std::vector<Job> finished_jobs(int limit);  // newest first
+  std::vector<Job> challenges_of(std::int64_t user_id, int limit);
+  // Queued ladder jobs with a side outside `current` are cancelled (old versions stop playing).
+  int cancel_ladder_jobs_outside(const std::vector<std::int64_t>& current);
+  std::vector<RatedGame> rated_games();
+  // Ladder games of a hand-in (or of every hand-in) finished in [from, to) stop counting, and
+  // their pairings are queued again; gives how many.
+  int rerun_ladder_games(std::optional<std::int64_t> submission_id, const std::string& from,
+                         const std::string& to);
+
+  // Workers: each signs in with its own token (kept as SHA-256).
+  void set_worker(const std::string& name, const std::string& token_hash);
+  std::optional<std::string> worker_for_token(const std::string& token_hash);
+  void worker_seen(const std::string& name, const std::string& address);
+  bool remove_worker(const std::string& name);
+  std::vector<WorkerRow> workers();
+
   std::vector<GameRow> games_of_submission(std::int64_t submission_id);
   // The newest games where a side is the user's hand-in (every game when user_id is empty).
   std::vector<GameRow> games_of_user(std::optional<std::int64_t> user_id, int limit);
@@ -162,6 +232,7 @@ class Store {
 
   std::vector<Submission> submissions_where(const std::string& where,
                                             std::optional<std::int64_t> value);
+  std::int64_t insert_game_locked(const NewGame& game);
   void log_event_locked(const std::string& actor, const std::string& action,
                         const std::string& detail);
 };

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 #include "course/json_views.hpp"
@@ -69,25 +70,24 @@ void upload(CourseContext& ctx, const httplib::Request& req, httplib::Response& 
   web::send_json(res, nlohmann::json{{"id", id}, {"state", "queued"}}, 201);
 }
 
-std::string leaderboard_json(Store& store) {
+// Ratings are rounded to whole Elo: the fit's digits beyond that are noise.
+std::string leaderboard_json(Ladder& ladder) {
   nlohmann::json rows = nlohmann::json::array();
   int rank = 0;
-  // Until the ladder has rated them, versions stand in the order of their logins.
-  auto versions = store.current_versions();
-  std::sort(versions.begin(), versions.end(),
-            [](const Submission& a, const Submission& b) { return a.login < b.login; });
-  for (const Submission& s : versions) {
+  for (const LadderRow& r : ladder.standings()) {
+    const bool rated = r.standing.games > 0;
     rows.push_back({{"rank", ++rank},
-                    {"login", s.login},
-                    {"name", s.name},
-                    {"rating", nullptr},
-                    {"error", nullptr},
-                    {"games", 0},
-                    {"submission", s.id},
-                    {"accepted", s.checked.value_or("")}});
+                    {"login", r.version.login},
+                    {"name", r.version.name},
+                    {"rating", rated ? nlohmann::json(std::lround(r.standing.rating)) : nullptr},
+                    {"error", rated ? nlohmann::json(std::lround(r.standing.error95)) : nullptr},
+                    {"games", r.standing.games},
+                    {"settled", r.standing.settled},
+                    {"submission", r.version.id},
+                    {"accepted", r.version.checked.value_or("")}});
   }
-  return nlohmann::json{{"rows", rows}}.dump(-1, ' ', false,
-                                             nlohmann::json::error_handler_t::replace);
+  return nlohmann::json{{"rows", rows}, {"paused", ladder.paused()}}.dump(
+      -1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -139,7 +139,7 @@ void add_submission_routes(httplib::Server& server, CourseContext& ctx) {
                std::lock_guard lock(ctx.leaderboard.mutex);
                const auto generation = ctx.store.generation();
                if (generation != ctx.leaderboard.generation) {
-                 ctx.leaderboard.body = leaderboard_json(ctx.store);
+                 ctx.leaderboard.body = leaderboard_json(ctx.ladder);
                  ctx.leaderboard.generation = generation;
                }
                web::send_json(res, ctx.leaderboard.body);

@@ -111,8 +111,7 @@ void configure(httplib::Server& server, const ServerLimits& limits, const std::s
     if (!encoding.empty() && encoding != "identity")
       return refuse(415, "send the body uncompressed");
     const std::string length = req.get_header_value("Content-Length");
-    if (!length.empty() && !limits.large_body_route.empty() &&
-        req.method + " " + req.path != limits.large_body_route) {
+    if (!length.empty() && limits.large_body && !limits.large_body(req.method, req.path)) {
       const bool digits =
           length.size() <= 12 && length.find_first_not_of("0123456789") == std::string::npos;
       if (!digits || std::stoull(length) > limits.small_body_bytes)

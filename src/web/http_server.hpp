@@ -5,6 +5,7 @@
 #include <httplib.h>
 
 #include <cstddef>
+#include <functional>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,9 +17,9 @@ inline constexpr std::size_t kMaxTarget = 2048;
 
 struct ServerLimits {
   std::size_t max_body_bytes = 64 * 1024;  // a request body beyond this gets 413
-  // Where a body may be as large as max_body_bytes (an upload: "POST /api/submissions"); every
-  // other request's body may have at most small_body_bytes. Empty: max_body_bytes everywhere.
-  std::string large_body_route;
+  // Which requests may have a body as large as max_body_bytes (an upload); every other request's
+  // body may have at most small_body_bytes. Unset: max_body_bytes everywhere.
+  std::function<bool(const std::string& method, const std::string& path)> large_body;
   std::size_t small_body_bytes = 16 * 1024;
   int read_timeout_s = 10;        // to send a request (head and body)
   int write_timeout_s = 10;       // to take an answer

@@ -96,7 +96,8 @@ before(async () => {
     oneTime[login] = out;
   }
 
-  server = start(["course", "serve", courseDir, "--port", "0", "--no-grade", "--check-options", "--move-time 1000"]);
+  server = start(["course", "serve", courseDir, "--port", "0", "--no-grade", "--check-options", "--move-time 1000",
+                  "--local-games", "0"]);
   const port = await waitFor("the course server to listen", () => {
     const m = /arena course server on http:\/\/127\.0\.0\.1:(\d+)\//.exec(server.output);
     if (!m && server.exitCode !== null) throw new Error(`the course server stopped: ${server.output}`);

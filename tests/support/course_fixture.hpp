@@ -49,9 +49,12 @@ inline std::string soccer_zip(const std::filesystem::path& dir,
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// The server plays no ladder games itself unless `ladder_args` (its ladder options) are given.
 class CourseServer {
  public:
-  explicit CourseServer(std::string extra_serve_args = "") : extra_(std::move(extra_serve_args)) {
+  explicit CourseServer(std::string extra_serve_args = "",
+                        std::vector<std::string> ladder_args = {"--local-games=0"})
+      : extra_(std::move(extra_serve_args)), ladder_(std::move(ladder_args)) {
     dir_ = tmp_.path() / "course";
     std::ofstream(tmp_.path() / "roster.csv")
         << "login,name,role,group\nalice,Alice A,student,1\nbob,Bob B,student,2\nprof,Prof "
@@ -72,6 +75,7 @@ class CourseServer {
                                      dir_.string(), "--port",          "0",
                                      "--no-grade",  "--check-options", "--move-time 1000"};
     if (!extra_.empty()) argv.push_back(extra_);
+    argv.insert(argv.end(), ladder_.begin(), ladder_.end());
     server_ = std::make_unique<Process>(argv);
     for (;;) {
       const auto line = server_->read_stdout_line(std::chrono::seconds(30));
@@ -126,6 +130,7 @@ class CourseServer {
     return s;
   }
 
+  const std::string& token(const std::string& login) const { return tokens_.at(login); }
   const std::filesystem::path& dir() const { return dir_; }
   const std::filesystem::path& tmp() const { return tmp_.path(); }
   int port() const { return port_; }
@@ -135,6 +140,7 @@ class CourseServer {
   TempDir tmp_;
   std::filesystem::path dir_;
   std::string extra_;
+  std::vector<std::string> ladder_;
   std::map<std::string, std::string> tokens_;
   std::unique_ptr<Process> server_;
   int port_ = 0;

@@ -1,0 +1,196 @@
+#include "cli/course_worker_job.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <regex>
+
+#include "cli/commands.hpp"
+#include "referee/record.hpp"
+#include "sandbox/child_process.hpp"
+#include "tournament/event.hpp"
+#include "tournament/match_runner.hpp"
+#include "tournament/participants.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using tournament::AgentKind;
+using tournament::Participant;
+
+constexpr std::size_t kMaxHandin = 1024u << 20;
+constexpr std::size_t kMaxLog = 64 * 1024;
+
+std::string read_file(const fs::path& file, std::size_t max_bytes) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return {};
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
+  const std::size_t from = size > max_bytes ? size - max_bytes : 0;
+  in.seekg(static_cast<std::streamoff>(from));
+  std::string s(size - from, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(s.size()));
+  s.resize(static_cast<std::size_t>(in.gcount()));
+  return s;
+}
+
+// Holds an exclusive flock on a file while it lives: one build of a hand-in at a time, also
+// between workers sharing a cache.
+class FileLock {
+ public:
+  explicit FileLock(const fs::path& file) : fd_(::open(file.c_str(), O_RDWR | O_CREAT, 0600)) {
+    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0)
+      throw std::runtime_error("cannot lock " + file.string());
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+struct Built {
+  bool ok = false;
+  std::string why_not, run, root;
+};
+
+// The hand-in with this hash, built in the cache (once), or why it does not build here.
+Built build_handin(CourseClient& client, const std::string& game, const nlohmann::json& side,
+                   const WorkerSettings& settings) {
+  static const std::regex hash_form("[0-9a-f]{64}"), name_form(R"(handin(\.[a-z.]+)?)");
+  const std::string hash = side.value("hash", "");
+  const std::string file_name = side.value("file_name", "handin");
+  if (!std::regex_match(hash, hash_form) || !std::regex_match(file_name, name_form))
+    return {false, "the server named the hand-in strangely", {}, {}};
+  const fs::path dir = settings.cache / "handins" / hash;
+  fs::create_directories(dir);
+  FileLock lock(dir / "lock");
+  const fs::path verdict_file = dir / "check" / "verdict.json";
+  auto verdict = nlohmann::json::parse(read_file(verdict_file, 4u << 20), nullptr, false);
+  if (verdict.is_discarded() || !verdict.is_object()) {
+    const fs::path input = dir / file_name;
+    const std::string bytes =
+        client.get_bytes(fmt::format("/api/worker/files/{}", hash), kMaxHandin);
+    write_file_atomically(input, bytes);
+    fs::remove_all(dir / "check");
+    DetachedChildOptions child;
+    child.command = fmt::format("exec {} handin check {} {} --out {} --no-smoke --sandbox {} {}",
+                                shell_quote(own_binary().string()), shell_quote(game),
+                                shell_quote(input.string()), shell_quote((dir / "check").string()),
+                                sandbox_mode_key(settings.sandbox), settings.check_args);
+    child.working_dir = dir;
+    child.output_file = dir / "build-output.txt";
+    child.output_cap = 1u << 20;
+    ChildProcess process(std::move(child));
+    process.wait_exit(std::chrono::hours(24));
+    verdict = nlohmann::json::parse(read_file(verdict_file, 4u << 20), nullptr, false);
+    if (verdict.is_discarded() || !verdict.is_object()) {
+      fs::remove_all(dir / "check");
+      return {false, "its check did not finish here: " + process.exit_description(), {}, {}};
+    }
+  }
+  if (verdict.value("verdict", "") != "accepted")
+    return {false, "it does not build on this worker: " + verdict.value("reason", ""), {}, {}};
+  return {true, {}, verdict.value("run", ""), verdict.value("root", "")};
+}
+
+// A side of the game: a built hand-in, or a built-in agent ("engine level=3").
+std::optional<Participant> participant(CourseClient& client, const std::string& game,
+                                       const nlohmann::json& side, const WorkerSettings& settings,
+                                       std::string& why_not) {
+  Participant p;
+  if (side.contains("agent")) {
+    auto parsed = tournament::parse_participant(side.value("agent", ""));
+    if (!parsed) {
+      why_not = "the server named an unknown agent: " + parsed.error;
+      return std::nullopt;
+    }
+    p = *parsed.value;
+  } else {
+    const Built built = build_handin(client, game, side, settings);
+    if (!built.ok) {
+      why_not = fmt::format("{}: {}", side.value("name", "a hand-in"), built.why_not);
+      return std::nullopt;
+    }
+    p.kind = AgentKind::Command;
+    p.command = built.run;
+    p.spec = "command " + built.run;
+    p.dir = built.root;
+  }
+  return p;
+}
+
+}  // namespace
+
+PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
+                   const WorkerSettings& settings) {
+  PlayedJob out;
+  const GameInfo& game = game_named(lease.value("game", ""));
+  const std::string game_name(game.name);
+  std::string why_not;
+  auto white = participant(client, game_name, lease["white"], settings, why_not);
+  auto black =
+      white ? participant(client, game_name, lease["black"], settings, why_not) : std::nullopt;
+  if (!white || !black) {
+    out.why_not = why_not;
+    return out;
+  }
+  white->name = "white";
+  black->name = "black";
+
+  const fs::path dir = settings.cache / "games" / std::to_string(lease.value("job", 0));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "run");
+  fs::create_directories(dir / "files");
+  tournament::EventSettings s;
+  s.game = game_name;
+  s.participants = {*white, *black};
+  s.move_time_ms = lease.value("move_time_ms", 0);
+  s.working_dir = dir / "run";  // where a built-in agent runs; the game's files are hidden
+  s.sandbox = settings.sandbox;
+  tournament::check_participants_for(game, s);
+  const SandboxPlan plan = plan_sandbox(s.sandbox, tournament::agent_channel(game));
+  tournament::MatchRequest req;
+  req.game = &game;
+  req.settings = &s;
+  req.white = &s.participants[0];
+  req.black = &s.participants[1];
+  req.seed = static_cast<std::uint64_t>(lease.value("job", 1));
+  req.move_time_ms = s.move_time_ms > 0 ? s.move_time_ms : game.default_move_time_ms;
+  req.arena_binary = own_binary();
+  req.stem = dir / "files" / "game";
+  req.sandbox = &plan;
+  req.event_dir = dir / "files";  // hidden from the agents
+  if (plan.uses(Protection::Cpu) && !settings.cores.empty())
+    req.cores = {std::vector<int>{settings.cores.front()}, std::vector<int>{settings.cores.back()}};
+  const auto began = std::chrono::steady_clock::now();
+  req.deadline = began + tournament::game_time_cap(game, s);
+  const GameRecord record = tournament::match_runner_for(game)->play(req);
+  out.played = true;
+  // The worker's own paths are nobody's business on the server.
+  std::string text = to_json(record).dump();
+  for (const std::string& prefix : {dir.string() + "/", settings.cache.string() + "/"})
+    for (std::size_t at; (at = text.find(prefix)) != std::string::npos;)
+      text.erase(at, prefix.size());
+  out.record = nlohmann::json::parse(text);
+  out.white_log = read_file(fs::path(req.stem) += ".white.log", kMaxLog);
+  out.black_log = read_file(fs::path(req.stem) += ".black.log", kMaxLog);
+  out.summary =
+      fmt::format("{} - {}: {} ({}), {} plies, {:.1f} s", lease["white"].value("name", "?"),
+                  lease["black"].value("name", "?"), outcome_key(record.outcome), record.reason,
+                  record.moves.size(),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return out;
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,207 @@
+// The ladder's routes: for staff, its state (paused or not, workers, the games being played and
+// queued), pausing it, and playing again the games of a version or a time span; for students,
+// challenges (unrated games of their version against one of their own, a classmate's current
+// version or a built-in engine level), whose games and records are theirs alone.
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "course/course_dir.hpp"
+#include "course/routes.hpp"
+#include "web/http_server.hpp"
+
+namespace arena::course {
+namespace {
+
+constexpr int kMaxChallengeGames = 10;
+constexpr int kMaxOpenChallengeGames = 20;  // a student's challenge games waiting at once
+
+nlohmann::json optional_id(std::optional<std::int64_t> id) {
+  return id ? nlohmann::json(*id) : nlohmann::json(nullptr);
+}
+
+nlohmann::json job_json(const Job& j) {
+  return {{"id", j.id},
+          {"kind", j.kind},
+          {"white_submission", optional_id(j.white_submission)},
+          {"black_submission", optional_id(j.black_submission)},
+          {"white_agent", j.white_agent},
+          {"black_agent", j.black_agent},
+          {"state", j.state},
+          {"worker", j.worker},
+          {"lease_expires", j.lease_expires},
+          {"attempts", j.attempts},
+          {"game", optional_id(j.game_id)},
+          {"created", j.created},
+          {"finished", j.finished}};
+}
+
+// "2026-12-01T10:00:00Z" (or with minutes only); "" stays "". nullopt: not such a time.
+std::optional<std::string> utc_time(const std::string& text, const std::string& empty) {
+  if (text.empty()) return empty;
+  static const std::regex form(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z?)");
+  if (!std::regex_match(text, form)) return std::nullopt;
+  std::string t = text;
+  if (t.back() == 'Z') t.pop_back();
+  if (t.size() == 16) t += ":00";
+  return t + "Z";
+}
+
+// An engine opponent: "engine level=K", K from 1 to 5 (docs/levels.md).
+std::optional<std::string> engine_opponent(const std::string& text) {
+  static const std::regex form(R"(engine level=([1-5]))");
+  std::smatch m;
+  if (!std::regex_match(text, m, form)) return std::nullopt;
+  return "engine level=" + m[1].str();
+}
+
+void ladder_state(CourseContext& ctx, httplib::Response& res) {
+  nlohmann::json workers = nlohmann::json::array();
+  for (const WorkerRow& w : ctx.store.workers())
+    workers.push_back({{"name", w.name},
+                       {"created", w.created},
+                       {"last_seen", w.last_seen},
+                       {"address", w.address},
+                       {"games", w.games}});
+  nlohmann::json playing = nlohmann::json::array(), queued = nlohmann::json::array();
+  for (const Job& j : ctx.store.jobs({"leased", "queued"}, 500))
+    (j.state == "leased" ? playing : queued).push_back(job_json(j));
+  nlohmann::json finished = nlohmann::json::array();
+  for (const Job& j : ctx.store.finished_jobs(50)) finished.push_back(job_json(j));
+  web::send_json(res, nlohmann::json{{"paused", ctx.ladder.paused()},
+                                     {"workers", workers},
+                                     {"playing", playing},
+                                     {"queued", queued},
+                                     {"finished", finished}});
+}
+
+void rerun(CourseContext& ctx, const httplib::Request& req, httplib::Response& res,
+           const Caller& caller) {
+  const auto body = json_body(req, res);
+  if (!body) return;
+  std::optional<std::int64_t> submission;
+  if (body->contains("submission")) {
+    submission = (*body)["submission"].get<std::int64_t>();
+    if (!ctx.store.submission(*submission)) return web::send_error(res, 404, "no such hand-in");
+  }
+  const auto from = utc_time(body->value("from", std::string()), "0000");
+  const auto to = utc_time(body->value("to", std::string()), "9999");
+  if (!from || !to)
+    return web::send_error(res, 400, "give 'from' and 'to' as UTC times: 2026-12-01T10:00Z");
+  if (!submission && body->value("from", std::string()).empty() &&
+      body->value("to", std::string()).empty())
+    return web::send_error(res, 400, "give a hand-in ('submission') or a time span (from, to)");
+  const int queued = ctx.store.rerun_ladder_games(submission, *from, *to);
+  ctx.store.log_event(
+      caller.user.login, "rerun",
+      fmt::format("{} ladder game(s) of {} from {} to {} played again", queued,
+                  submission ? "hand-in " + std::to_string(*submission) : "all", *from, *to));
+  ctx.ladder.wake();
+  web::send_json(res, nlohmann::json{{"games", queued}});
+}
+
+void challenge(CourseContext& ctx, const httplib::Request& req, httplib::Response& res,
+               const Caller& caller) {
+  const auto body = json_body(req, res);
+  if (!body) return;
+  const auto mine =
+      visible_submission(ctx, caller, body->value("submission", std::int64_t{0}), res);
+  if (!mine) return;
+  if (mine->state != "accepted")
+    return web::send_error(res, 409, "only an accepted hand-in can play");
+  const int games = body->value("games", 2);
+  if (games < 1 || games > kMaxChallengeGames)
+    return web::send_error(res, 400,
+                           fmt::format("a challenge has 1 to {} games", kMaxChallengeGames));
+  int open = 0;
+  for (const Job& j : ctx.store.challenges_of(caller.user.id, 1000))
+    if (j.state == "queued" || j.state == "leased") ++open;
+  if (open + games > kMaxOpenChallengeGames)
+    return web::send_error(res, 429,
+                           fmt::format("{} of your challenge games are still waiting: at most "
+                                       "{} may wait at once",
+                                       open, kMaxOpenChallengeGames));
+
+  // The opponent: "engine level=K", a login (their current version) or a hand-in of one's own.
+  Job proto;
+  proto.kind = "challenge";
+  proto.requester = caller.user.id;
+  std::optional<std::int64_t> opponent;
+  std::string agent, described;
+  const auto& o = (*body)["opponent"];
+  if (o.is_number_integer()) {
+    const auto theirs = visible_submission(ctx, caller, o.get<std::int64_t>(), res);
+    if (!theirs) return;
+    if (theirs->state != "accepted")
+      return web::send_error(res, 409, "only an accepted hand-in can play");
+    opponent = theirs->id;
+    described = fmt::format("hand-in {}", theirs->id);
+  } else if (o.is_string() && o.get<std::string>().starts_with("engine")) {
+    const auto engine = engine_opponent(o.get<std::string>());
+    if (!engine)
+      return web::send_error(res, 400, "an engine opponent is 'engine level=K', K from 1 to 5");
+    agent = *engine;
+    described = agent;
+  } else if (o.is_string()) {
+    const std::string login = normalize_login(o.get<std::string>());
+    for (const Submission& s : ctx.store.current_versions())
+      if (s.login == login) opponent = s.id;
+    if (!opponent) return web::send_error(res, 404, "that student has no version on the ladder");
+    described = login + "'s current version";
+  } else {
+    return web::send_error(res, 400,
+                           "give 'opponent': a hand-in id of yours, a login, or 'engine level=K' "
+                           "(K from 1 to 5)");
+  }
+  std::vector<Job> jobs;
+  for (int i = 0; i < games; ++i) {
+    Job j = proto;
+    const bool white = i % 2 == 0;
+    (white ? j.white_submission : j.black_submission) = mine->id;
+    (white ? j.black_submission : j.white_submission) = opponent;
+    (white ? j.black_agent : j.white_agent) = agent;
+    jobs.push_back(j);
+  }
+  ctx.store.add_jobs(jobs);
+  ctx.store.log_event(caller.user.login, "challenge",
+                      fmt::format("hand-in {} against {}, {} game(s)", mine->id, described, games));
+  web::send_json(res, nlohmann::json{{"games", games}, {"opponent", described}});
+  res.status = 201;
+}
+
+}  // namespace
+
+void add_ladder_routes(httplib::Server& server, CourseContext& ctx) {
+  server.Get("/api/ladder",
+             guard(ctx, Access::Staff,
+                   [&ctx](const auto&, auto& res, const Caller&) { ladder_state(ctx, res); }));
+  server.Post("/api/ladder",
+              guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& c) {
+                const auto body = json_body(req, res);
+                if (!body) return;
+                if (!body->contains("paused") || !(*body)["paused"].is_boolean())
+                  return web::send_error(res, 400, "give 'paused': true or false");
+                const bool paused = (*body)["paused"] == true;
+                ctx.ladder.set_paused(paused);
+                ctx.store.log_event(c.user.login, paused ? "ladder-pause" : "ladder-resume", "");
+                ladder_state(ctx, res);
+              }));
+  server.Post("/api/ladder/rerun",
+              guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& c) {
+                rerun(ctx, req, res, c);
+              }));
+
+  server.Get("/api/challenges",
+             guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res, const Caller& c) {
+               nlohmann::json out = nlohmann::json::array();
+               for (const Job& j : ctx.store.challenges_of(c.user.id, 200))
+                 out.push_back(job_json(j));
+               web::send_json(res, nlohmann::json{{"challenges", out}});
+             }));
+  server.Post("/api/challenges",
+              guard(ctx, Access::AnyUser, [&ctx](const auto& req, auto& res, const Caller& c) {
+                challenge(ctx, req, res, c);
+              }));
+}
+
+}  // namespace arena::course

@@ -1,0 +1,205 @@
+// Workers: they lease a job, fetch the hand-ins it plays (by hash, only while they hold it),
+// keep the lease alive while they play, and post the game's record. A worker signs in with its
+// own token, which opens nothing else; a record posted under a lease that ran out (the job went
+// to another worker) is refused, so no game counts twice.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "course/credentials.hpp"
+#include "course/routes.hpp"
+#include "referee/record.hpp"
+#include "web/http_server.hpp"
+
+namespace arena::course {
+namespace {
+
+constexpr std::size_t kMaxLog = 64 * 1024;  // each side's log: its tail
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+using WorkerHandler =
+    std::function<void(const httplib::Request&, httplib::Response&, const std::string& worker)>;
+
+httplib::Server::Handler worker_guard(CourseContext& ctx, WorkerHandler handler) {
+  return [&ctx, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
+    const std::string authorization = req.get_header_value("Authorization");
+    std::optional<std::string> worker;
+    if (authorization.starts_with("Bearer ") && authorization.size() <= 7 + kMaxSecret)
+      worker = ctx.store.worker_for_token(sha256_hex(authorization.substr(7)));
+    if (!worker) {
+      res.set_header("WWW-Authenticate", "Bearer");
+      return web::send_error(res, 401, "a worker's token is needed (arena course worker-token)");
+    }
+    ctx.store.worker_seen(*worker, client_address(ctx, req));
+    try {
+      handler(req, res, *worker);
+    } catch (const nlohmann::json::exception& e) {
+      web::send_error(res, 400, std::string("bad request: ") + e.what());
+    }
+  };
+}
+
+// One side of a job as the worker needs it: a hand-in to fetch and build, or a built-in agent.
+nlohmann::json side_json(CourseContext& ctx, std::optional<std::int64_t> submission,
+                         const std::string& agent) {
+  if (!submission) return {{"name", agent}, {"agent", agent}};
+  const auto s = ctx.store.submission(*submission);
+  if (!s) return nullptr;
+  return {{"name", fmt::format("{} #{}", s->login, s->id)},
+          {"submission", s->id},
+          {"hash", s->file_hash},
+          {"file_name", checked_file_name(s->file_name)}};
+}
+
+// The job this worker holds under `lease`, or nullopt after answering 409.
+std::optional<Job> held_job(CourseContext& ctx, const httplib::Request& req, httplib::Response& res,
+                            const std::string& worker, const nlohmann::json& body) {
+  const auto id = parse_id(req.matches[1]);
+  const auto job = id ? ctx.store.job(*id) : std::nullopt;
+  const std::string lease = body.value("lease", "");
+  if (!job || job->state != "leased" || job->worker != worker || lease.empty() ||
+      !same_secret(job->lease, lease)) {
+    web::send_error(res, 409, "this job is not yours any more: its lease ran out");
+    return std::nullopt;
+  }
+  return job;
+}
+
+void post_result(CourseContext& ctx, const httplib::Request& req, httplib::Response& res,
+                 const std::string& worker) {
+  const auto body = json_body(req, res);
+  if (!body) return;
+  const auto job = held_job(ctx, req, res, worker, *body);
+  if (!job) return;
+  if (!body->contains("record") || !(*body)["record"].is_object())
+    return web::send_error(res, 400, "send the game's record as 'record'");
+  nlohmann::json record = (*body)["record"];
+  GameRecord parsed;
+  try {
+    parsed = record_from_json(record);
+  } catch (const std::exception& e) {
+    return web::send_error(res, 400, std::string("not a game record: ") + e.what());
+  }
+  if (parsed.outcome == Outcome::Ongoing)
+    return web::send_error(res, 400, "the game has not ended");
+  NewGame game;
+  const nlohmann::json white = side_json(ctx, job->white_submission, job->white_agent);
+  const nlohmann::json black = side_json(ctx, job->black_submission, job->black_agent);
+  game.white = white.value("name", "");
+  game.black = black.value("name", "");
+  game.white_submission = job->white_submission;
+  game.black_submission = job->black_submission;
+  game.result = std::string(outcome_key(parsed.outcome));
+  game.reason = parsed.reason;
+  game.plies = static_cast<int>(parsed.moves.size());
+  if (record.contains("players")) {
+    record["players"]["white"]["name"] = game.white;
+    record["players"]["black"]["name"] = game.black;
+  }
+  game.record = record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const auto logs = body->value("logs", nlohmann::json::object());
+  for (const auto& [side, submission] :
+       {std::pair{"white", job->white_submission}, std::pair{"black", job->black_submission}}) {
+    if (!submission || !logs.contains(side) || !logs[side].is_string()) continue;
+    std::string log = logs[side].get<std::string>();
+    if (log.size() > kMaxLog) log.erase(0, log.size() - kMaxLog);
+    game.logs.emplace_back(*submission, std::move(log));
+  }
+  const std::string lease = body->value("lease", "");
+  if (!ctx.store.finish_job(job->id, lease, std::move(game)))
+    return web::send_error(res, 409, "this job is not yours any more: its lease ran out");
+  ctx.ladder.wake();
+  web::send_json(res, nlohmann::json{{"stored", true}});
+}
+
+}  // namespace
+
+bool large_body_route(const std::string& method, const std::string& path) {
+  if (method != "POST") return false;
+  if (path == "/api/submissions") return true;
+  return path.starts_with("/api/worker/jobs/") && path.ends_with("/result");
+}
+
+void add_worker_routes(httplib::Server& server, CourseContext& ctx) {
+  server.Post("/api/worker/lease",
+              worker_guard(ctx, [&ctx](const auto&, auto& res, const std::string& worker) {
+                const std::string lease = random_secret(16);
+                const auto seconds = ctx.ladder.options().lease_seconds;
+                const auto job =
+                    ctx.store.lease_job(worker, lease, unix_now(), seconds, !ctx.ladder.paused());
+                if (!job) {
+                  res.status = 204;  // nothing to play: ask again later
+                  return;
+                }
+                web::send_json(
+                    res, nlohmann::json{
+                             {"job", job->id},
+                             {"kind", job->kind},
+                             {"lease", lease},
+                             {"lease_seconds", seconds},
+                             {"game", ctx.game},
+                             {"move_time_ms", ctx.move_time_ms},
+                             {"white", side_json(ctx, job->white_submission, job->white_agent)},
+                             {"black", side_json(ctx, job->black_submission, job->black_agent)},
+                         });
+              }));
+
+  server.Post(R"(/api/worker/jobs/([^/]+)/renew)",
+              worker_guard(ctx, [&ctx](const auto& req, auto& res, const std::string& worker) {
+                const auto body = json_body(req, res);
+                if (!body) return;
+                const auto job = held_job(ctx, req, res, worker, *body);
+                if (!job) return;
+                const auto until = unix_now() + ctx.ladder.options().lease_seconds;
+                if (!ctx.store.renew_lease(job->id, job->lease, until))
+                  return web::send_error(res, 409, "this job is not yours any more");
+                web::send_json(res, nlohmann::json{{"lease_expires", until}});
+              }));
+
+  server.Post(R"(/api/worker/jobs/([^/]+)/release)",
+              worker_guard(ctx, [&ctx](const auto& req, auto& res, const std::string& worker) {
+                const auto body = json_body(req, res);
+                if (!body) return;
+                const auto job = held_job(ctx, req, res, worker, *body);
+                if (!job) return;
+                ctx.store.release_job(job->id, job->lease);
+                ctx.store.log_event(
+                    "worker " + worker, "release",
+                    fmt::format("game job {}: {}", job->id,
+                                body->value("reason", std::string()).substr(0, 500)));
+                web::send_json(res, nlohmann::json{{"released", true}});
+              }));
+
+  server.Post(R"(/api/worker/jobs/([^/]+)/result)",
+              worker_guard(ctx, [&ctx](const auto& req, auto& res, const std::string& worker) {
+                post_result(ctx, req, res, worker);
+              }));
+
+  // A hand-in's file, to a worker holding a job it plays in; to nobody else.
+  server.Get(R"(/api/worker/files/([0-9a-f]{64}))",
+             worker_guard(ctx, [&ctx](const auto& req, auto& res, const std::string& worker) {
+               const std::string hash = req.matches[1];
+               bool held = false;
+               for (const Job& j : ctx.store.jobs({"leased"}, 100000)) {
+                 if (j.worker != worker) continue;
+                 for (const auto& side : {j.white_submission, j.black_submission}) {
+                   const auto s = side ? ctx.store.submission(*side) : std::nullopt;
+                   if (s && s->file_hash == hash) held = true;
+                 }
+               }
+               if (!held) return web::send_error(res, 404, "no job of yours plays this file");
+               std::ifstream in(ctx.files.path(hash), std::ios::binary);
+               std::string bytes((std::istreambuf_iterator<char>(in)),
+                                 std::istreambuf_iterator<char>());
+               if (!in && !in.eof()) return web::send_error(res, 500, "the file cannot be read");
+               res.set_content(std::move(bytes), "application/octet-stream");
+             }));
+}
+
+}  // namespace arena::course

@@ -1,0 +1,205 @@
+// The ladder on a real course server: hand-ins accepted, the server's own worker plays them, a
+// worker on "another machine" joins over HTTP and is killed mid-game (its game is played again,
+// once), staff pause the ladder while challenges go on, a challenge's games are its requester's
+// alone, staff re-run a version's games, and a server killed with -9 resumes.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <set>
+
+#include "support/course_fixture.hpp"
+
+namespace arena::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+json get_json(const CourseServer& s, const std::string& login, const std::string& path) {
+  const auto r = s.get(login, path);
+  if (!r || r->status != 200) return nullptr;
+  return json::parse(r->body);
+}
+
+// Polls until `done` holds (true) or the time is up (false).
+template <typename Done>
+bool wait_until(Done done, std::chrono::seconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until) {
+    if (done()) return true;
+    std::this_thread::sleep_for(300ms);
+  }
+  return false;
+}
+
+int games_on_board(const CourseServer& s) {
+  int games = 0;
+  const json board = get_json(s, "alice", "/api/leaderboard");
+  if (board.is_null()) return -1;
+  for (const auto& row : board["rows"]) games += row["games"].get<int>();
+  return games / 2;
+}
+
+std::int64_t hand_in(const CourseServer& s, const std::string& login) {
+  const auto r = s.upload(login, soccer_zip(s.tmp()));
+  if (!r || r->status != 201) throw std::runtime_error("upload failed");
+  const auto id = json::parse(r->body)["id"].get<std::int64_t>();
+  if (s.wait_verdict(login, id)["state"] != "accepted") throw std::runtime_error("not accepted");
+  return id;
+}
+
+TEST(CourseLadder, ATermInMinutes) {
+  CourseServer s("", {"--local-games=1", "--move-time=100", "--lease=6", "--ladder-queue=2",
+                      "--settle-games=3"});
+  const auto alice = hand_in(s, "alice");
+  const auto bob = hand_in(s, "bob");
+
+  // The server's own worker plays the ladder; both versions get rated games.
+  ASSERT_TRUE(wait_until([&] { return games_on_board(s) >= 3; }, 180s))
+      << get_json(s, "prof", "/api/ladder").dump();
+  json board = get_json(s, "bob", "/api/leaderboard");
+  ASSERT_EQ(board["rows"].size(), 2u);
+  for (const auto& row : board["rows"]) {
+    EXPECT_TRUE(row["rating"].is_number()) << row.dump();
+    EXPECT_TRUE(row["error"].is_number()) << row.dump();
+    EXPECT_GE(row["games"].get<int>(), 3);
+  }
+  const json alice_games = get_json(s, "alice", "/api/games?submission=" + std::to_string(alice));
+  std::int64_t ladder_game = 0;
+  for (const auto& g : alice_games["games"])
+    if (g["kind"] == "ladder") ladder_game = g["id"].get<std::int64_t>();
+  ASSERT_NE(ladder_game, 0) << alice_games.dump();
+  // Both students see their ladder game and its record; each only their own side's log.
+  for (const char* login : {"alice", "bob"}) {
+    const json g = get_json(s, login, "/api/games/" + std::to_string(ladder_game));
+    ASSERT_FALSE(g.is_null()) << login;
+    EXPECT_TRUE(g["rated"].get<bool>());
+    EXPECT_TRUE(g["record"]["moves"].is_array());
+  }
+  const bool alice_white =
+      get_json(s, "alice", "/api/games/" + std::to_string(ladder_game))["white_submission"] ==
+      alice;
+  EXPECT_EQ(s.get("bob", "/api/games/" + std::to_string(ladder_game) + "/log/" +
+                             (alice_white ? "white" : "black"))
+                ->status,
+            404);
+
+  // Workers' routes take workers' tokens only; the ladder's page is staff's.
+  EXPECT_EQ(s.post_json("alice", "/api/worker/lease", json::object())->status, 401);
+  EXPECT_EQ(s.get("alice", "/api/ladder")->status, 403);
+  json ladder = get_json(s, "prof", "/api/ladder");
+  ASSERT_FALSE(ladder.is_null());
+  ASSERT_EQ(ladder["workers"].size(), 1u);
+  EXPECT_EQ(ladder["workers"][0]["name"], "local");
+
+  // A worker on another machine joins over HTTP, and is killed while it plays.
+  const std::string token = run_arena({"course", "worker-token", s.dir().string(), "lab1"});
+  const std::string url = "http://127.0.0.1:" + std::to_string(s.port()) + "/";
+  auto worker = std::make_unique<Process>(
+      std::vector<std::string>{ARENA_BINARY, "course", "worker", url, "--token", token, "-j", "1",
+                               "--cache", (s.tmp() / "lab1-cache").string(), "--poll", "0.3"});
+  std::int64_t killed_job = 0;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        worker->read_stdout_line(10ms);  // its output must not fill the pipe
+        const json ladder_now = get_json(s, "prof", "/api/ladder");
+        for (const auto& j : ladder_now["playing"])
+          if (j["worker"] == "lab1") killed_job = j["id"].get<std::int64_t>();
+        return killed_job != 0;
+      },
+      120s))
+      << worker->out() << worker->err() << get_json(s, "prof", "/api/ladder").dump();
+  worker->kill(SIGKILL);
+  worker->wait(10s);
+  // Its lease runs out; the game is played again by the server's worker, and counted once.
+  json finished;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        const json ladder_later = get_json(s, "prof", "/api/ladder");
+        for (const auto& j : ladder_later["finished"])
+          if (j["id"] == killed_job) finished = j;
+        return !finished.is_null();
+      },
+      120s));
+  EXPECT_EQ(finished["state"], "done");
+  EXPECT_GE(finished["attempts"].get<int>(), 2);
+  EXPECT_TRUE(finished["game"].is_number());
+
+  // Paused: no ladder game starts; a challenge still plays. Alice challenges the engine, bob
+  // challenges alice's version: bob's games are his, alice does not see them.
+  ASSERT_EQ(s.post_json("prof", "/api/ladder", {{"paused", true}})->status, 200);
+  ASSERT_TRUE(
+      wait_until([&] { return get_json(s, "prof", "/api/ladder")["playing"].empty(); }, 60s));
+  const int games_when_paused = games_on_board(s);
+  auto r = s.post_json("alice", "/api/challenges",
+                       {{"submission", alice}, {"opponent", "engine level=1"}, {"games", 2}});
+  ASSERT_EQ(r->status, 201) << r->body;
+  r = s.post_json("bob", "/api/challenges",
+                  {{"submission", bob}, {"opponent", "alice"}, {"games", 1}});
+  ASSERT_EQ(r->status, 201) << r->body;
+  EXPECT_EQ(
+      s.post_json("bob", "/api/challenges", {{"submission", alice}, {"opponent", "bob"}})->status,
+      404);  // not bob's hand-in
+  EXPECT_EQ(
+      s.post_json("bob", "/api/challenges", {{"submission", bob}, {"opponent", "engine level=9"}})
+          ->status,
+      400);
+  const auto challenges_done = [&](const std::string& login) {
+    const json c = get_json(s, login, "/api/challenges");
+    for (const auto& j : c["challenges"])
+      if (j["state"] != "done") return false;
+    return !c["challenges"].empty();
+  };
+  ASSERT_TRUE(wait_until([&] { return challenges_done("alice") && challenges_done("bob"); }, 180s))
+      << get_json(s, "alice", "/api/challenges").dump() << "\n"
+      << get_json(s, "bob", "/api/challenges").dump() << "\n"
+      << read_file(s.dir() / "worker.log");
+  EXPECT_EQ(games_on_board(s), games_when_paused);  // challenges are not rated
+  const json bobs = get_json(s, "bob", "/api/challenges");
+  const auto bob_game = bobs["challenges"][0]["game"].get<std::int64_t>();
+  EXPECT_FALSE(get_json(s, "bob", "/api/games/" + std::to_string(bob_game)).is_null());
+  EXPECT_EQ(s.get("alice", "/api/games/" + std::to_string(bob_game))->status, 404);
+  const json alice_list = get_json(s, "alice", "/api/games?submission=" + std::to_string(alice));
+  for (const auto& g : alice_list["games"]) EXPECT_NE(g["id"], bob_game);
+  int engine_games = 0;
+  const json alice_games_now =
+      get_json(s, "alice", "/api/games?submission=" + std::to_string(alice));
+  for (const auto& g : alice_games_now["games"])
+    if (g["kind"] == "challenge") {
+      ++engine_games;
+      EXPECT_FALSE(g["rated"].get<bool>());
+      EXPECT_TRUE(g["white"] == "engine level=1" || g["black"] == "engine level=1") << g.dump();
+    }
+  EXPECT_EQ(engine_games, 2);
+
+  // Staff re-run bob's games: they stop counting and are queued again.
+  r = s.post_json("prof", "/api/ladder/rerun", {{"submission", bob}});
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(json::parse(r->body)["games"].get<int>(), games_when_paused);
+  EXPECT_EQ(games_on_board(s), 0);
+  EXPECT_EQ(s.post_json("alice", "/api/ladder/rerun", {{"submission", bob}})->status, 403);
+
+  // kill -9 of the server, in the middle of the ladder: everything resumes.
+  ASSERT_EQ(s.post_json("prof", "/api/ladder", {{"paused", false}})->status, 200);
+  ASSERT_TRUE(
+      wait_until([&] { return !get_json(s, "prof", "/api/ladder")["playing"].empty(); }, 60s));
+  s.stop(SIGKILL);
+  s.start();
+  ASSERT_TRUE(wait_until([&] { return games_on_board(s) >= games_when_paused; }, 180s));
+  ladder = get_json(s, "prof", "/api/ladder");
+  EXPECT_FALSE(ladder["paused"].get<bool>());
+  std::set<std::int64_t> games;
+  for (const auto& j : ladder["finished"]) {
+    if (j["game"].is_number()) {
+      EXPECT_TRUE(games.insert(j["game"].get<std::int64_t>()).second);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace arena::testing
