@@ -35,6 +35,7 @@ course::User console_user(course::Store& store, const std::string& login) {
 
 void add_course_status(CLI::App& course, int& exit_code);
 void add_course_worker(CLI::App& course, int& exit_code);
+void add_course_cluster(CLI::App& course, int& exit_code);
 
 void add_course(CLI::App& app, int& exit_code) {
   auto* course = app.add_subcommand(
@@ -235,6 +236,7 @@ void add_course(CLI::App& app, int& exit_code) {
 
   add_course_status(*course, exit_code);
   add_course_worker(*course, exit_code);
+  add_course_cluster(*course, exit_code);
 }
 
 }  // namespace arena::cli

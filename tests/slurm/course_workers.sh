@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# Placeholder: being written.
+exit 77
