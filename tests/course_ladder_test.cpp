@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <ctime>
 #include <set>
 
 #include "support/course_fixture.hpp"
@@ -199,6 +200,68 @@ TEST(CourseLadder, ATermInMinutes) {
       EXPECT_TRUE(games.insert(j["game"].get<std::int64_t>()).second);
     }
   }
+}
+
+}  // namespace
+}  // namespace arena::testing
+
+namespace arena::testing {
+namespace {
+
+std::string utc_now_text() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+// Staff start the final with a cut-off: the versions handed in before it play the double
+// round-robin (a later one does not), through a kill -9 of the server; the report is served at
+// /final/ to everyone logged in and downloadable; nothing outside the report is reachable.
+TEST(CourseFinal, PlaysTheVersionsBeforeTheCutoffAndServesTheReport) {
+  CourseServer s("", {"--local-games=0", "--move-time=100"});
+  const auto alice = hand_in(s, "alice");
+  const auto bob = hand_in(s, "bob");
+  std::this_thread::sleep_for(1100ms);
+  const std::string cutoff = utc_now_text();
+  std::this_thread::sleep_for(1100ms);
+  hand_in(s, "alice");  // after the cut-off: not in the final
+
+  EXPECT_EQ(get_json(s, "alice", "/api/final")["state"], "none");
+  EXPECT_EQ(s.post_json("alice", "/api/final", {{"cutoff", cutoff}})->status, 403);
+  EXPECT_EQ(s.post_json("prof", "/api/final", {{"cutoff", "yesterday"}})->status, 400);
+  EXPECT_EQ(s.post_json("prof", "/api/final", {{"cutoff", "2000-01-01T00:00Z"}})->status, 400);
+  auto r = s.post_json("prof", "/api/final", {{"cutoff", cutoff}, {"ladder", "pause"}});
+  ASSERT_EQ(r->status, 202) << r->body;
+  json started = json::parse(r->body);
+  EXPECT_EQ(started["state"], "running");
+  EXPECT_EQ(started["total"], 2);
+  ASSERT_EQ(started["participants"].size(), 2u);
+  EXPECT_EQ(started["participants"][0]["submission"], alice);
+  EXPECT_EQ(started["participants"][1]["submission"], bob);
+  EXPECT_TRUE(get_json(s, "prof", "/api/ladder")["paused"].get<bool>());
+  EXPECT_EQ(s.get("alice", "/final/")->status, 404);  // not done yet
+
+  s.stop(SIGKILL);  // in the middle: the next start takes it up again
+  s.start();
+  ASSERT_TRUE(
+      wait_until([&] { return get_json(s, "bob", "/api/final")["state"] != "running"; }, 180s));
+  const json done = get_json(s, "bob", "/api/final");
+  ASSERT_EQ(done["state"], "done") << done.dump();
+  EXPECT_EQ(done["played"], 2);
+
+  const auto page = s.get("bob", "/final/");
+  ASSERT_EQ(page->status, 200);
+  EXPECT_NE(page->body.find("<html"), std::string::npos);
+  EXPECT_EQ(s.get("bob", "/final/data.js")->status, 200);
+  EXPECT_EQ(s.get("", "/final/")->status, 401);
+  for (const char* bad : {"/final/../course.db", "/final/%2e%2e/course.db", "/final/.hidden",
+                          "/final//etc/passwd", "/final/files/../../course.db"})
+    EXPECT_EQ(s.get("bob", bad)->status, 404) << bad;
+  const auto download = s.get("alice", "/api/final/download");
+  ASSERT_EQ(download->status, 200);
+  ASSERT_GE(download->body.size(), 2u);
+  EXPECT_EQ(download->body.substr(0, 2), "\x1f\x8b");
 }
 
 }  // namespace

@@ -1,3 +1,5 @@
+#include <regex>
+
 #include "course/routes.hpp"
 #include "web/http_server.hpp"
 
@@ -50,6 +52,22 @@ std::optional<std::int64_t> parse_id(const std::string& text) {
     v = v * 10 + (c - '0');
   }
   return v;
+}
+
+// "2026-12-01T23:59", with seconds and a Z or not, as UTC; "" clears. nullopt: not a time.
+std::optional<std::string> parse_utc_time(const std::string& text) {
+  if (text.empty()) return std::string();
+  static const std::regex form(R"((\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?Z?)");
+  std::smatch m;
+  if (!std::regex_match(text, m, form)) return std::nullopt;
+  const auto number = [&](int group, std::size_t from, std::size_t length) {
+    return std::stoi(m[group].str().substr(from, length));
+  };
+  const int month = number(1, 5, 2), day = number(1, 8, 2), hour = number(2, 0, 2),
+            minute = number(2, 3, 2), second = m[3].matched ? number(3, 1, 2) : 0;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59)
+    return std::nullopt;
+  return m[1].str() + "T" + m[2].str() + (m[3].matched ? m[3].str() : ":00") + "Z";
 }
 
 std::optional<nlohmann::json> json_body(const httplib::Request& req, httplib::Response& res) {

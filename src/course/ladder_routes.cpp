@@ -36,17 +36,6 @@ nlohmann::json job_json(const Job& j) {
           {"finished", j.finished}};
 }
 
-// "2026-12-01T10:00:00Z" (or with minutes only); "" stays "". nullopt: not such a time.
-std::optional<std::string> utc_time(const std::string& text, const std::string& empty) {
-  if (text.empty()) return empty;
-  static const std::regex form(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z?)");
-  if (!std::regex_match(text, form)) return std::nullopt;
-  std::string t = text;
-  if (t.back() == 'Z') t.pop_back();
-  if (t.size() == 16) t += ":00";
-  return t + "Z";
-}
-
 // An engine opponent: "engine level=K", K from 1 to 5 (docs/levels.md).
 std::optional<std::string> engine_opponent(const std::string& text) {
   static const std::regex form(R"(engine level=([1-5]))");
@@ -84,8 +73,10 @@ void rerun(CourseContext& ctx, const httplib::Request& req, httplib::Response& r
     submission = (*body)["submission"].get<std::int64_t>();
     if (!ctx.store.submission(*submission)) return web::send_error(res, 404, "no such hand-in");
   }
-  const auto from = utc_time(body->value("from", std::string()), "0000");
-  const auto to = utc_time(body->value("to", std::string()), "9999");
+  auto from = parse_utc_time(body->value("from", std::string()));
+  auto to = parse_utc_time(body->value("to", std::string()));
+  if (from && from->empty()) from = "0000";  // from the start
+  if (to && to->empty()) to = "9999";        // to the end
   if (!from || !to)
     return web::send_error(res, 400, "give 'from' and 'to' as UTC times: 2026-12-01T10:00Z");
   if (!submission && body->value("from", std::string()).empty() &&

@@ -13,6 +13,7 @@
 #include "course/caller.hpp"
 #include "course/checker.hpp"
 #include "course/file_store.hpp"
+#include "course/final_tournament.hpp"
 #include "course/ladder.hpp"
 #include "course/login_limiter.hpp"
 #include "course/store.hpp"
@@ -42,6 +43,7 @@ struct CourseContext {
   Checker& checker;
   LoginLimiter& limiter;
   Ladder& ladder;
+  FinalTournament& final_tournament;
   CourseLimits limits;
   std::string game;
   int move_time_ms = 0;  // ladder games and challenges (0: the game's course limit)
@@ -61,6 +63,7 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx);
 void add_page_routes(httplib::Server& server, CourseContext& ctx);
 void add_worker_routes(httplib::Server& server, CourseContext& ctx);
 void add_ladder_routes(httplib::Server& server, CourseContext& ctx);
+void add_final_routes(httplib::Server& server, CourseContext& ctx);
 
 // The requests whose body may be as large as an upload: the upload, a worker's game record.
 bool large_body_route(const std::string& method, const std::string& path);
@@ -70,6 +73,9 @@ bool large_body_route(const std::string& method, const std::string& path);
 // the proxy names last (the one it saw; earlier entries are whatever the client sent).
 std::string client_address(const CourseContext& ctx, const httplib::Request& req);
 std::optional<std::int64_t> parse_id(const std::string& text);
+// "2026-12-01T23:59", with seconds and a Z or not, as UTC ("2026-12-01T23:59:00Z"); "" stays "".
+// nullopt: not such a time.
+std::optional<std::string> parse_utc_time(const std::string& text);
 // The request's JSON body (an object), or nullopt after answering 400.
 std::optional<nlohmann::json> json_body(const httplib::Request& req, httplib::Response& res);
 // A hand-in the caller may see (their own, or any for staff), or nullopt after answering 404.

@@ -47,7 +47,10 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   Checker checker(store, files, check);
   LoginLimiter limiter;
   Ladder ladder(store, o.ladder);
-  CourseContext ctx{store, files, checker, limiter, ladder, o.limits, game, o.move_time_ms};
+  FinalTournament final_tournament(store, ladder,
+                                   {check.arena_binary, dir.root, game, o.move_time_ms});
+  CourseContext ctx{store,    files, checker,       limiter, ladder, final_tournament,
+                    o.limits, game,  o.move_time_ms};
 
   httplib::Server server;
   web::ServerLimits limits;
@@ -63,10 +66,12 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   add_page_routes(server, ctx);
   add_worker_routes(server, ctx);
   add_ladder_routes(server, ctx);
+  add_final_routes(server, ctx);
 
   const int port = web::bind(server, o.host, o.port);
   checker.start();
   ladder.start();
+  final_tournament.resume();
   std::optional<LocalWorker> local_worker;
   if (o.local_games != 0) {
     // A new token at every start: the one before dies with the server that made it.

@@ -2,8 +2,6 @@
 // hand-in, and the event log of who did what.
 #include <fmt/format.h>
 
-#include <regex>
-
 #include "course/course_dir.hpp"
 #include "course/credentials.hpp"
 #include "course/json_views.hpp"
@@ -21,22 +19,6 @@ nlohmann::json user_json(const User& u) {
           {"has_password", !u.password_hash.empty()},
           {"must_change_password", u.must_change_password},
           {"extra", u.extra}};
-}
-
-// "2026-12-01T23:59", with seconds and a Z or not, as UTC; "" clears. nullopt: not a time.
-std::optional<std::string> normalize_deadline(const std::string& text) {
-  if (text.empty()) return std::string();
-  static const std::regex form(R"((\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?Z?)");
-  std::smatch m;
-  if (!std::regex_match(text, m, form)) return std::nullopt;
-  const auto number = [&](int group, std::size_t from, std::size_t length) {
-    return std::stoi(m[group].str().substr(from, length));
-  };
-  const int month = number(1, 5, 2), day = number(1, 8, 2), hour = number(2, 0, 2),
-            minute = number(2, 3, 2), second = m[3].matched ? number(3, 1, 2) : 0;
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59)
-    return std::nullopt;
-  return m[1].str() + "T" + m[2].str() + (m[3].matched ? m[3].str() : ":00") + "Z";
 }
 
 std::optional<User> roster_user(CourseContext& ctx, const std::string& login,
@@ -105,7 +87,7 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx) {
               guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& caller) {
                 const auto body = json_body(req, res);
                 if (!body) return;
-                const auto deadline = normalize_deadline(body->value("deadline", ""));
+                const auto deadline = parse_utc_time(body->value("deadline", ""));
                 if (!deadline)
                   return web::send_error(
                       res, 400, "give the deadline as YYYY-MM-DDTHH:MM (UTC), or \"\" for none");

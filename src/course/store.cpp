@@ -3,6 +3,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -406,6 +407,23 @@ std::vector<Submission> Store::current_versions() {
       "WHERE s.id IN (SELECT MAX(id) FROM submissions WHERE state = 'accepted' AND excluded = 0 "
       "GROUP BY user_id) AND u.disabled = 0 AND u.role = 'student'",
       std::nullopt);
+}
+
+std::vector<Submission> Store::last_accepted_before(const std::string& cutoff) {
+  std::lock_guard lock(mutex_);
+  auto q = db_.prepare(
+      "SELECT MAX(s.id) FROM submissions s JOIN users u ON u.id = s.user_id WHERE s.state = "
+      "'accepted' AND s.excluded = 0 AND s.created <= ?1 AND u.role = 'student' AND "
+      "u.disabled = 0 GROUP BY s.user_id");
+  q.with(cutoff);
+  std::vector<std::int64_t> ids;
+  while (q.step()) ids.push_back(q.integer(0));
+  std::vector<Submission> out;
+  for (const auto id : ids)
+    for (Submission& s : submissions_where("WHERE s.id = ?1", id)) out.push_back(std::move(s));
+  std::sort(out.begin(), out.end(),
+            [](const Submission& a, const Submission& b) { return a.login < b.login; });
+  return out;
 }
 
 std::vector<GameRow> Store::games_of_submission(std::int64_t submission_id) {

@@ -171,6 +171,9 @@ class Store {
   void set_excluded(std::int64_t id, bool excluded);
   // Each student's newest accepted, not excluded hand-in.
   std::vector<Submission> current_versions();
+  // Each student's last accepted, not excluded hand-in made at or before `cutoff` (the final's
+  // entrants), by login.
+  std::vector<Submission> last_accepted_before(const std::string& cutoff);
 
   // The ladder's and challenges' jobs (store_jobs.cpp).
   void add_jobs(const std::vector<Job>& jobs);
