@@ -36,7 +36,7 @@ with con:
                     (ids[n % len(ids)], h, verdict))
 PY
 token="$("$arena" course token "$work/c" s1)"
-"$arena" course serve "$work/c" --port 0 >"$work/serve.log" 2>&1 &
+"$arena" course serve "$work/c" --port 0 --local-games 0 >"$work/serve.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do grep -q "http://" "$work/serve.log" && break; sleep 0.1; done
 url="$(grep -o 'http://[0-9.:]*' "$work/serve.log")"

@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <ctime>
+#include <map>
 #include <set>
 
 #include "support/course_fixture.hpp"
@@ -262,6 +263,101 @@ TEST(CourseFinal, PlaysTheVersionsBeforeTheCutoffAndServesTheReport) {
   ASSERT_EQ(download->status, 200);
   ASSERT_GE(download->body.size(), 2u);
   EXPECT_EQ(download->body.substr(0, 2), "\x1f\x8b");
+}
+
+}  // namespace
+}  // namespace arena::testing
+
+namespace arena::testing {
+namespace {
+
+// A hand-in that is one of arena's own Paper Soccer players (`soccer-bot ARGS`), as a program
+// named bot (the course's convention).
+std::string builtin_bot_zip(const std::filesystem::path& dir, const std::string& args) {
+  const auto path = dir / ("builtin" + std::to_string(std::rand()) + ".zip");
+  {
+    TestArchive a(path, ArchiveFormat::Zip);
+    a.folder("student/");
+    a.file("student/bot",
+           std::string("#!/bin/sh\nexec ") + ARENA_BINARY + " soccer-bot --silent " + args + "\n",
+           0755);
+    a.close();
+  }
+  return read_file(path);
+}
+
+std::int64_t hand_in_bytes(const CourseServer& s, const std::string& login,
+                           const std::string& bytes) {
+  const auto r = s.upload(login, bytes);
+  if (!r || r->status != 201) throw std::runtime_error("upload failed for " + login);
+  return json::parse(r->body)["id"].get<std::int64_t>();
+}
+
+// Twelve hand-ins (arena's five levels, its random and greedy players, five small C++ bots):
+// every version plays; a new version enters and gets its games first.
+TEST(CourseLadder, TwelveHandInsAndANewVersion) {
+  CourseServer s(
+      "--checks=2",
+      {"--local-games=1", "--move-time=100", "--lease=10", "--ladder-queue=3", "--settle-games=4"},
+      10);
+  std::map<std::string, std::int64_t> ids;
+  for (int level = 1; level <= 5; ++level) {
+    const std::string login = "s0" + std::to_string(level);
+    ids[login] = hand_in_bytes(s, login,
+                               builtin_bot_zip(s.tmp(), "--player engine --move-time 30 --level " +
+                                                            std::to_string(level)));
+  }
+  ids["s06"] = hand_in_bytes(s, "s06", builtin_bot_zip(s.tmp(), "--player random --seed 6"));
+  ids["s07"] = hand_in_bytes(s, "s07", builtin_bot_zip(s.tmp(), "--player greedy --seed 7"));
+  for (const char* login : {"s08", "s09", "s10", "alice", "bob"})
+    ids[login] = hand_in_bytes(s, login, soccer_zip(s.tmp()));
+  for (const auto& [login, id] : ids)
+    ASSERT_EQ(s.wait_verdict(login, id, std::chrono::seconds(300))["state"], "accepted") << login;
+
+  // Every version plays, at least three games each.
+  const auto fewest_games = [&] {
+    const json board = get_json(s, "alice", "/api/leaderboard");
+    int fewest = 1 << 30;
+    for (const auto& row : board["rows"]) fewest = std::min(fewest, row["games"].get<int>());
+    return board["rows"].size() == 12 ? fewest : -1;
+  };
+  ASSERT_TRUE(wait_until([&] { return fewest_games() >= 3; }, 400s))
+      << get_json(s, "alice", "/api/leaderboard").dump();
+
+  // A new version of s01 (now full strength): the old one stops playing, the new one gets the
+  // next games.
+  const auto v2 =
+      hand_in_bytes(s, "s01", builtin_bot_zip(s.tmp(), "--player engine --move-time 30 --level 5"));
+  ASSERT_EQ(s.wait_verdict("s01", v2)["state"], "accepted");
+  const std::string entered = utc_now_text();
+  std::vector<json> after;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        after.clear();
+        const json ladder = get_json(s, "prof", "/api/ladder");
+        for (const auto& j : ladder["finished"])
+          // Strictly later: a game that ended in the same second may have ended before.
+          if (j["kind"] == "ladder" && j["state"] == "done" && j["finished"] > entered)
+            after.push_back(j);
+        return after.size() >= 4;
+      },
+      240s));
+  std::sort(after.begin(), after.end(),
+            [](const json& a, const json& b) { return a["id"] < b["id"]; });
+  int with_v2 = 0;
+  for (std::size_t i = 0; i < 4; ++i)
+    with_v2 += after[i]["white_submission"] == v2 || after[i]["black_submission"] == v2;
+  // One game may have been under way when it entered.
+  EXPECT_GE(with_v2, 3) << json(after).dump();
+  for (const auto& j : after) {
+    EXPECT_NE(j["white_submission"], ids["s01"]);
+    EXPECT_NE(j["black_submission"], ids["s01"]);
+  }
+  const json board = get_json(s, "bob", "/api/leaderboard");
+  ASSERT_EQ(board["rows"].size(), 12u);
+  bool v2_listed = false;
+  for (const auto& row : board["rows"]) v2_listed |= row["submission"] == v2;
+  EXPECT_TRUE(v2_listed);
 }
 
 }  // namespace

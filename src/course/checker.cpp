@@ -104,7 +104,10 @@ void Checker::loop() {
     std::optional<Submission> next;
     try {
       next = store_.take_queued();
-      if (next) check(*next);
+      if (next) {
+        check(*next);
+        if (options_.on_verdict) options_.on_verdict();
+      }
     } catch (const std::exception& e) {
       // The disk or the database failed us, not the hand-in: it is rejected saying so (staff
       // can check it again), rather than left "building" and counted as waiting.

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -23,6 +24,7 @@ struct CheckerOptions {
   bool grade = false;      // `arena handin grade` instead of check
   std::string extra_args;  // more options for the check (shell words), e.g. "--smoke-plies 20"
   int parallel = 1;        // checks at once
+  std::function<void()> on_verdict;  // called after each verdict is stored (the ladder looks)
 };
 
 class Checker {

@@ -60,6 +60,9 @@ class Ladder {
   std::atomic<bool> stopping_{false};
   std::uint64_t cached_generation_ = ~std::uint64_t{0};
   std::vector<LadderRow> cached_;
+  std::vector<std::int64_t> cached_ids_;  // the versions and games the cache was fitted to
+  std::size_t cached_games_ = 0;
+  std::vector<std::int64_t> planned_for_;  // the field the queued games were planned for
 
   void loop();
 };

@@ -12,9 +12,10 @@
 // Matchmaking: a version that has not settled (fewer than `settle_games` rated games, or its
 // error bar wider than `settle_error95`) is the seed of the next pairing before any settled one,
 // for at most 3 x settle_games games (a version that loses every game never narrows its error
-// bar); otherwise the seed is the version with the fewest games (standings[].games plus pending). Its opponent is drawn with
-// weight falling with the rating gap (a Gaussian of width `window_elo`), raised for pairs that
-// have met least, so that every pair meets eventually. Within a pair, colours alternate.
+// bar); otherwise the seed is the version with the fewest games (standings[].games plus pending).
+// Its opponent is drawn with weight falling with the rating gap (a Gaussian of width `window_elo`),
+// raised for pairs that have met least, so that every pair meets eventually. Within a pair, colours
+// alternate.
 #include <cstdint>
 #include <random>
 #include <vector>

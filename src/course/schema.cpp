@@ -102,6 +102,7 @@ CREATE TABLE jobs (
   lease TEXT NOT NULL DEFAULT '',
   lease_expires INTEGER NOT NULL DEFAULT 0,
   attempts INTEGER NOT NULL DEFAULT 0,
+  priority INTEGER NOT NULL DEFAULT 0,
   game_id INTEGER REFERENCES games (id),
   created TEXT NOT NULL,
   finished TEXT

@@ -44,9 +44,10 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   check.grade = o.grade && game == "soccer";
   check.extra_args = o.check_args;
   check.parallel = o.checks;
+  Ladder ladder(store, o.ladder);
+  check.on_verdict = [&ladder] { ladder.wake(); };
   Checker checker(store, files, check);
   LoginLimiter limiter;
-  Ladder ladder(store, o.ladder);
   FinalTournament final_tournament(store, ladder,
                                    {check.arena_binary, dir.root, game, o.move_time_ms});
   CourseContext ctx{store,    files, checker,       limiter, ladder, final_tournament,

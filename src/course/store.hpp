@@ -95,12 +95,15 @@ struct Job {
   std::string state = "queued", worker, lease;
   std::int64_t lease_expires = 0;  // seconds since the epoch
   int attempts = 0;
+  int priority = 0;  // higher is played sooner (a new version's games)
   std::optional<std::int64_t> game_id;
   std::string created, finished;
 };
 
 // How many times a job is handed out before it is given up (a game that kills its workers).
 inline constexpr int kMaxJobAttempts = 3;
+// A re-run game's priority: a repair, played before new pairings.
+inline constexpr int kRerunPriority = 1000;
 
 struct WorkerRow {
   std::string name, created, last_seen, address;
@@ -198,6 +201,9 @@ class Store {
   std::vector<Job> challenges_of(std::int64_t user_id, int limit);
   // Queued ladder jobs with a side outside `current` are cancelled (old versions stop playing).
   int cancel_ladder_jobs_outside(const std::vector<std::int64_t>& current);
+  // Queued ladder games planned by matchmaking (not re-runs) are forgotten: the field changed,
+  // and matchmaking plans again.
+  int drop_planned_ladder_jobs();
   std::vector<RatedGame> rated_games();
   // Ladder games of a hand-in (or of every hand-in) finished in [from, to) stop counting, and
   // their pairings are queued again; gives how many.

@@ -61,13 +61,14 @@ void Store::add_jobs(const std::vector<Job>& jobs) {
   for (const Job& j : jobs) {
     auto q = db_.prepare(
         "INSERT INTO jobs (kind, white_submission, black_submission, white_agent, black_agent, "
-        "requester, state, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7)");
+        "requester, state, created, priority) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?8)");
     q.bind(1, j.kind);
     bind_id(q, 2, j.white_submission);
     bind_id(q, 3, j.black_submission);
     q.bind(4, j.white_agent).bind(5, j.black_agent);
     bind_id(q, 6, j.requester);
     q.bind(7, utc_now());
+    q.bind(8, j.priority);
     q.run();
   }
   t.commit();
@@ -79,7 +80,7 @@ std::optional<Job> Store::lease_job(const std::string& worker, const std::string
   Transaction t(db_);
   auto q = db_.prepare(
       "SELECT id FROM jobs WHERE state = 'queued' AND (?1 OR kind = 'challenge') "
-      "ORDER BY kind = 'challenge' DESC, id LIMIT 1");
+      "ORDER BY kind = 'challenge' DESC, priority DESC, id LIMIT 1");
   q.with(ladder ? 1 : 0);
   if (!q.step()) return std::nullopt;
   const auto id = q.integer(0);
@@ -214,6 +215,18 @@ int Store::cancel_ladder_jobs_outside(const std::vector<std::int64_t>& current) 
   return changed;
 }
 
+int Store::drop_planned_ladder_jobs() {
+  std::lock_guard lock(mutex_);
+  db_.prepare(
+         "DELETE FROM jobs WHERE kind = 'ladder' AND state = 'queued' AND attempts = 0 AND "
+         "priority < ?1")
+      .with(kRerunPriority)
+      .run();
+  const int changed = db_.changes();
+  if (changed > 0) ++generation_;
+  return changed;
+}
+
 std::vector<RatedGame> Store::rated_games() {
   std::lock_guard lock(mutex_);
   auto q = db_.prepare(
@@ -237,11 +250,11 @@ int Store::rerun_ladder_games(std::optional<std::int64_t> submission_id, const s
       "rated = 1 AND kind = 'ladder' AND (?1 IS NULL OR white_submission = ?1 OR "
       "black_submission = ?1) AND created >= ?2 AND created < ?3";
   auto q = db_.prepare(
-      "INSERT INTO jobs (kind, white_submission, black_submission, state, created) "
-      "SELECT 'ladder', white_submission, black_submission, 'queued', ?4 FROM games WHERE " +
+      "INSERT INTO jobs (kind, white_submission, black_submission, state, created, priority) "
+      "SELECT 'ladder', white_submission, black_submission, 'queued', ?4, ?5 FROM games WHERE " +
       where);
   bind_id(q, 1, submission_id);
-  q.bind(2, from).bind(3, to).bind(4, utc_now());
+  q.bind(2, from).bind(3, to).bind(4, utc_now()).bind(5, kRerunPriority);
   q.run();
   const int queued = db_.changes();
   auto unrate = db_.prepare("UPDATE games SET rated = 0 WHERE " + where);

@@ -1,8 +1,10 @@
 // `arena course serve` in headless Chromium: a student logs in with a one-time password and
 // chooses her own, hands in a zip through the page and follows its check live to "accepted",
 // opens its smoke games in the viewer; another student sees none of it (404s) but the
-// leaderboard, and hands in too; staff set a deadline in the past, after which a hand-in is
-// refused; students have no Staff tab and no roster.
+// leaderboard, and hands in too; both are on the leaderboard, not rated yet; alice challenges the
+// engine (the games wait: this server plays none), bob sees none of it; staff see the ladder's
+// queue and pause and resume it; staff set a deadline in the past, after which a hand-in is
+// refused; students have no Staff tab, no roster and no ladder.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
@@ -214,7 +216,7 @@ async function followCheck(page, id, who) {
   return seen;
 }
 
-let aliceId, aliceGames, aliceStates = [];
+let aliceId, bobId, aliceGames, aliceStates = [], challengeIds = [];
 
 test("alice logs in with a one-time password, chooses her own, hands in and follows the check live", { timeout: CHECK_MS + 60000 }, async () => {
   const page = await firstLogin("alice");
@@ -266,10 +268,10 @@ test("alice's details show the stages and two smoke games, which open in the vie
   assert.notEqual(await page.textContent("#detail-log"), "", "the build log is shown");
   assert.equal(await visible(page, "#detail-staff"), false, "a student has no staff buttons");
 
-  const links = await page.$$eval("#detail-games li a[href^='/view/']", (as) => as.map((a) => [a.getAttribute("href"), a.textContent]));
+  const links = await page.$$eval("#detail-games a[href^='/view/']", (as) => as.map((a) => [a.getAttribute("href"), a.textContent]));
   assert.equal(links.length, 2, `two smoke games, got ${JSON.stringify(links)}`);
   // Beside each game, the hand-in's own log of it.
-  const logs = await page.$$eval("#detail-games li a[href^='/api/games/']", (as) => as.map((a) => a.getAttribute("href")));
+  const logs = await page.$$eval("#detail-games a[href^='/api/games/']", (as) => as.map((a) => a.getAttribute("href")));
   assert.equal(logs.length, 2, `a log link per game: ${JSON.stringify(logs)}`);
   for (const href of logs) assert.equal(await page.evaluate(async (u) => (await fetch(u)).status, href), 200, href);
   aliceGames = links.map(([href]) => {
@@ -279,13 +281,18 @@ test("alice's details show the stages and two smoke games, which open in the vie
   });
   // One with each colour, against the random player.
   assert.deepEqual(links.map(([, t]) => t).sort(), [`alice #${aliceId} – random`, `random – alice #${aliceId}`].sort());
+  // Newest first, each with its kind and its outcome for alice's version.
+  assert.equal(await page.textContent("#detail-games-count"), "2 games.");
+  const cells = await page.$$eval("#detail-games tbody tr", (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.deepEqual(cells.map((c) => c[1]), ["smoke", "smoke"], JSON.stringify(cells));
+  assert.ok(cells.every((c) => ["won", "lost", "draw"].includes(c[2])), `an outcome per game: ${JSON.stringify(cells)}`);
   const api = await page.evaluate(async (id) => (await fetch(`/api/games?submission=${id}`)).json(), aliceId);
-  assert.deepEqual(api.games.map((g) => g.id), aliceGames);
+  assert.deepEqual(api.games.map((g) => g.id), [...aliceGames].reverse());
   assert.ok(api.games.every((g) => g.kind === "smoke" && g.plies > 0), JSON.stringify(api.games));
   await page.screenshot({ path: join(outDir, "course-detail.png"), fullPage: true });
 
   // The first game in the viewer (same tab), stepped through with the key 'd' and the next button.
-  await page.click(`#detail-games li a[href="/view/#game=${aliceGames[0]}"]`);
+  await page.click(`#detail-games a[href="/view/#game=${aliceGames[0]}"]`);
   await page.waitForURL(`${baseUrl}view/#game=${aliceGames[0]}`, { timeout: 10000 });
   const rec = await page.evaluate(async (id) => {
     const r = await fetch(`api/record?path=${id}`);
@@ -366,11 +373,11 @@ test("bob sees none of alice's hand-ins or games, but the leaderboard; his own h
   const status = await upload(page);
   const m = /^handin\.zip is hand-in #(\d+): queued for checking$/.exec(status);
   assert.ok(m, `bob's upload status should name the new hand-in, got: '${status}'`);
-  const bobId = Number(m[1]);
-  assert.notEqual(bobId, aliceId);
+  const theirId = Number(m[1]);
+  assert.notEqual(theirId, aliceId);
   const t0 = Date.now();
-  const states = await followCheck(page, bobId, "bob");
-  console.log(`# bob's hand-in #${bobId}: ${states.join(" → ")} in ${Date.now() - t0} ms`);
+  const states = await followCheck(page, theirId, "bob");
+  console.log(`# bob's hand-in #${theirId}: ${states.join(" → ")} in ${Date.now() - t0} ms`);
   assert.equal(states.at(-1), "accepted", `bob's hand-in should be accepted; states: ${states.join(" → ")}`);
   assert.equal(await page.locator("#submissions tbody tr").count(), 1, "bob's list has his own hand-in only");
 
@@ -378,11 +385,81 @@ test("bob sees none of alice's hand-ins or games, but the leaderboard; his own h
   await waitFor("bob on the leaderboard", async () => (await boardRows()).length === 2, 10000);
   // Both versions, in whatever order the ranking puts them.
   assert.deepEqual((await boardRows()).map((r) => [r[1], r[4]]).sort(),
-    [["Alice Liddell (alice)", `#${aliceId}`], ["Bob Builder (bob)", `#${bobId}`]]);
+    [["Alice Liddell (alice)", `#${aliceId}`], ["Bob Builder (bob)", `#${theirId}`]]);
   assert.deepEqual((await boardRows()).map((r) => r[0]), ["1", "2"], "ranks 1 and 2");
   assert.equal(await page.locator("#board tbody tr.mine").count(), 1, "bob's own row is marked");
   assert.equal(await page.locator("#board tbody tr.mine td").nth(1).textContent(), "Bob Builder (bob)");
   await page.screenshot({ path: join(outDir, "course-leaderboard.png"), fullPage: true });
+  bobId = theirId;
+});
+
+// No ladder game is played here (--local-games 0): both versions are as yet unrated.
+test("the leaderboard says the versions without games are not rated yet and provisional", async () => {
+  assert.ok(bobId, "needs both hand-ins on the leaderboard");
+  const page = sessions.bob.page;
+  const rows = await page.$$eval("#board tbody tr", (trs) => trs.map((tr) =>
+    [tr.className, ...[...tr.children].map((c) => c.textContent)]));
+  assert.equal(rows.length, 2, JSON.stringify(rows));
+  for (const r of rows) {
+    assert.equal(r[3], "not rated yet", `the rating cell: ${JSON.stringify(r)}`);
+    assert.equal(r[4], "0", `no games: ${JSON.stringify(r)}`);
+    assert.match(r[0], /\bprovisional\b/, `an unsettled row is marked: ${JSON.stringify(r)}`);
+  }
+  const board = await page.evaluate(async () => (await fetch("/api/leaderboard")).json());
+  assert.deepEqual(board.rows.map((r) => [r.rating, r.error, r.games, r.settled]), [[null, null, 0, false], [null, null, 0, false]]);
+  assert.equal(board.paused, false);
+  assert.equal(await visible(page, "#board-paused"), false, "no note of a pause while the ladder runs");
+});
+
+test("alice challenges the engine from the Challenges tab; the games wait in her list, not in bob's", { timeout: 60000 }, async () => {
+  assert.ok(aliceId && bobId, "needs both accepted hand-ins");
+  const page = sessions.alice.page;
+  await page.click('nav a[data-tab="challenges"]');
+  await page.locator("#challenges").waitFor({ state: "visible", timeout: 10000 });
+  await page.locator("#challenge-list tbody td.hint").waitFor({ timeout: 10000 });
+  assert.equal(await page.textContent("#challenge-list tbody"), "No challenges yet.");
+  assert.deepEqual(await page.$$eval("#challenge-version option", (os) => os.map((o) => o.value)), [String(aliceId)],
+    "alice's one accepted version to play with");
+  const opponents = await page.$$eval("#challenge-opponent option", (os) => os.map((o) => o.value));
+  assert.deepEqual(opponents, [1, 2, 3, 4, 5].map((k) => `engine level=${k}`).concat(["login"]), "the engine's levels, or a login");
+
+  // A login that has no version on the ladder is refused with the server's reason.
+  assert.equal(await visible(page, "#challenge-login"), false, "no login field until a classmate is chosen");
+  await page.selectOption("#challenge-opponent", "login");
+  assert.equal(await visible(page, "#challenge-login"), true);
+  await page.fill("#challenge-login", "prof");
+  await page.click("#challenge-button");
+  await waitFor("the refusal of a login without a version", async () => (await page.textContent("#challenge-status")).length > 0, 10000);
+  assert.equal(await page.textContent("#challenge-status"), "that student has no version on the ladder");
+  assert.equal(await page.getAttribute("#challenge-status", "class"), "status bad");
+
+  await page.selectOption("#challenge-opponent", "engine level=1");
+  assert.equal(await visible(page, "#challenge-login"), false);
+  await page.fill("#challenge-games", "2");
+  await page.click("#challenge-button");
+  await waitFor("the challenge to be queued", async () => /queued/.test(await page.textContent("#challenge-status")), 10000);
+  assert.equal(await page.textContent("#challenge-status"), "2 games against engine level=1 queued.");
+  const rows = () => page.$$eval("#challenge-list tbody tr[id^=challenge-]", (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  await waitFor("two challenge rows", async () => (await rows()).length === 2, 10000);
+  const seen = await rows();
+  // One game with each colour; nothing plays them here, so they wait.
+  assert.deepEqual(seen.map((r) => [r[2], r[3]]).sort(),
+    [[`alice #${aliceId}`, "engine level=1"], ["engine level=1", `alice #${aliceId}`]].sort(), JSON.stringify(seen));
+  assert.deepEqual(seen.map((r) => r[4]), ["queued", "queued"]);
+  assert.deepEqual(seen.map((r) => r[5]), ["", ""], "no game yet");
+  const api = await page.evaluate(async () => (await fetch("/api/challenges")).json());
+  assert.deepEqual(api.challenges.map((c) => [c.kind, c.state, c.game]), [["challenge", "queued", null], ["challenge", "queued", null]]);
+  challengeIds = api.challenges.map((c) => c.id);
+  await page.screenshot({ path: join(outDir, "course-challenges.png"), fullPage: true });
+
+  // Bob's list is his own: empty.
+  const bob = sessions.bob.page;
+  await bob.click('nav a[data-tab="challenges"]');
+  await bob.locator("#challenges").waitFor({ state: "visible", timeout: 10000 });
+  await bob.locator("#challenge-list tbody td.hint").waitFor({ timeout: 10000 });
+  assert.equal(await bob.textContent("#challenge-list tbody"), "No challenges yet.");
+  assert.deepEqual(await bob.$$eval("#challenge-version option", (os) => os.map((o) => o.value)), [String(bobId)]);
+  assert.deepEqual(await bob.evaluate(async () => (await fetch("/api/challenges")).json()), { challenges: [] });
 });
 
 test("staff set a deadline in the past; then a student's hand-in is refused; students have no staff rights", { timeout: 120000 }, async () => {
@@ -425,14 +502,57 @@ test("staff set a deadline in the past; then a student's hand-in is refused; stu
     await p.locator("#handin").waitFor({ state: "visible", timeout: 10000 });
     assert.equal(await visible(p, "#staff-tab"), false, `${login} has no Staff tab`);
     assert.equal(await visible(p, "#staff"), false, `${login} is not shown the staff section at #staff`);
+    assert.equal(await visible(p, "#ladder"), false, `${login} is not shown the ladder`);
     const answers = await p.evaluate(async () => {
       const csrf = document.querySelector("input.csrf").value;
       const post = (url, body) => fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
       const answer = async (r) => [r.status, (await r.json()).error];
-      return [await answer(await fetch("/api/roster")), await answer(await post("/api/deadline", { deadline: "" }))];
+      return [await answer(await fetch("/api/roster")), await answer(await post("/api/deadline", { deadline: "" })),
+        await answer(await fetch("/api/ladder")), await answer(await post("/api/ladder", { paused: true }))];
     });
-    assert.deepEqual(answers, [[403, "for staff only"], [403, "for staff only"]], `${login}: GET /api/roster and POST /api/deadline`);
+    assert.deepEqual(answers, [[403, "for staff only"], [403, "for staff only"], [403, "for staff only"], [403, "for staff only"]],
+      `${login}: GET /api/roster, POST /api/deadline, GET and POST /api/ladder`);
   }
+});
+
+test("staff see the ladder running with the challenge's games queued, and pause and resume it", { timeout: 60000 }, async () => {
+  assert.equal(challengeIds.length, 2, "needs alice's challenge");
+  const page = sessions.prof.page;
+  await page.goto(baseUrl + "#staff");
+  await page.locator("#ladder").waitFor({ state: "visible", timeout: 10000 });
+  const ladderState = () => page.textContent("#ladder-state");
+  await waitFor(async () => `the ladder shown running, not '${await ladderState()}'`, async () => (await ladderState()) === "running", 10000);
+  assert.equal(await page.textContent("#ladder-pause"), "Pause");
+
+  // Alice's two challenge games wait in the queue (among the ladder's own alice–bob games).
+  const row = (id) => page.$$eval(`#ladder-queued tbody tr#job-${id} td`, (tds) => tds.map((td) => td.textContent));
+  await waitFor("the challenge's games in the queue", async () => (await row(challengeIds[1])).length > 0, 10000);
+  const challengeRows = [await row(challengeIds[0]), await row(challengeIds[1])];
+  assert.deepEqual(challengeRows.map((r) => [r[1], r[2], r[3]]).sort(),
+    [["challenge", `alice #${aliceId}`, "engine level=1"], ["challenge", "engine level=1", `alice #${aliceId}`]].sort(),
+    JSON.stringify(challengeRows));
+  const ladder = await page.evaluate(async () => (await fetch("/api/ladder")).json());
+  assert.equal(ladder.paused, false);
+  assert.deepEqual(ladder.playing, [], "nothing plays here");
+  assert.deepEqual(ladder.queued.filter((j) => j.kind === "challenge").map((j) => j.id).sort(), [...challengeIds].sort());
+  assert.equal(await page.locator("#ladder-queued tbody tr[id^=job-]").count(), ladder.queued.length, "every queued game is listed");
+  assert.match(await page.textContent("#ladder-queued-count"), new RegExp(`^${ladder.queued.length} games?$`));
+  assert.equal(await page.textContent("#ladder-playing tbody"), "No game is being played.");
+  await page.screenshot({ path: join(outDir, "course-ladder.png"), fullPage: true });
+
+  // Pause: the page and the API say so, and so does the students' leaderboard; then resume.
+  const apiPaused = async () => (await page.evaluate(async () => (await fetch("/api/ladder")).json())).paused;
+  await page.click("#ladder-pause");
+  await waitFor(async () => `the ladder shown paused, not '${await ladderState()}'`, async () => (await ladderState()) === "paused", 10000);
+  assert.equal(await page.textContent("#ladder-pause"), "Resume");
+  assert.equal(await apiPaused(), true, "GET /api/ladder after Pause");
+  const alice = sessions.alice.page;
+  await alice.click('nav a[data-tab="leaderboard"]');
+  await alice.locator("#board-paused").waitFor({ state: "visible", timeout: 10000 });
+  await page.click("#ladder-pause");
+  await waitFor(async () => `the ladder shown running again, not '${await ladderState()}'`, async () => (await ladderState()) === "running", 10000);
+  assert.equal(await page.textContent("#ladder-pause"), "Pause");
+  assert.equal(await apiPaused(), false, "GET /api/ladder after Resume");
 });
 
 // The check's stages reach the page while it runs: the build (3 s) is seen at its stage.

@@ -50,21 +50,32 @@ inline std::string soccer_zip(const std::filesystem::path& dir,
 }
 
 // The server plays no ladder games itself unless `ladder_args` (its ladder options) are given.
+// `more_students` adds s01, s02, ... to the roster (with tokens).
 class CourseServer {
  public:
   explicit CourseServer(std::string extra_serve_args = "",
-                        std::vector<std::string> ladder_args = {"--local-games=0"})
+                        std::vector<std::string> ladder_args = {"--local-games=0"},
+                        int more_students = 0)
       : extra_(std::move(extra_serve_args)), ladder_(std::move(ladder_args)) {
     dir_ = tmp_.path() / "course";
-    std::ofstream(tmp_.path() / "roster.csv")
-        << "login,name,role,group\nalice,Alice A,student,1\nbob,Bob B,student,2\nprof,Prof "
-           "P,staff,\n";
+    std::vector<std::string> logins = {"alice", "bob", "prof"};
+    {
+      std::ofstream roster(tmp_.path() / "roster.csv");
+      roster << "login,name,role,group\nalice,Alice A,student,1\nbob,Bob B,student,2\nprof,Prof "
+                "P,staff,\n";
+      for (int i = 1; i <= more_students; ++i) {
+        std::string login = i < 10 ? "s0" : "s";
+        login += std::to_string(i);
+        roster << login << ",Student " << i << ",student,3\n";
+        logins.push_back(login);
+      }
+    }
     int code = 0;
     const auto out = run_arena({"course", "init", dir_.string(), "--game", "soccer", "--roster",
                                 (tmp_.path() / "roster.csv").string(), "--title", "Test course"},
                                &code);
     if (code != 0) throw std::runtime_error("course init failed: " + out);
-    for (const char* login : {"alice", "bob", "prof"})
+    for (const std::string& login : logins)
       tokens_[login] = run_arena({"course", "token", dir_.string(), login});
     start();
   }
