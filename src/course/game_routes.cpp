@@ -72,12 +72,24 @@ void add_game_routes(httplib::Server& server, CourseContext& ctx) {
                const auto id = parse_id(req.get_param_value("submission"));
                if (!id) return web::send_error(res, 404, "no such hand-in");
                if (!visible_submission(ctx, caller, *id, res)) return;
-               nlohmann::json games = nlohmann::json::array();
+               // A version plays all term: its smoke games and the newest `limit` others.
+               const auto limit = req.has_param("limit")
+                                      ? parse_id(req.get_param_value("limit")).value_or(0)
+                                      : std::int64_t{200};
+               if (limit < 1 || limit > 5000)
+                 return web::send_error(res, 400, "give ?limit= from 1 to 5000");
+               std::vector<GameRow> shown;
                for (const GameRow& g : ctx.store.games_of_submission(*id))
                  // Others' challenges against this version are theirs.
                  if (!g.requester || caller.staff() || *g.requester == caller.user.id)
-                   games.push_back(game_json(g));
-               web::send_json(res, nlohmann::json{{"games", games}});
+                   shown.push_back(g);
+               const auto total = static_cast<std::int64_t>(shown.size());
+               std::int64_t others = 0;
+               for (const GameRow& g : shown) others += g.kind != "smoke";
+               nlohmann::json games = nlohmann::json::array();
+               for (const GameRow& g : shown)
+                 if (g.kind == "smoke" || others-- <= limit) games.push_back(game_json(g));
+               web::send_json(res, nlohmann::json{{"games", games}, {"total", total}});
              }));
 
   server.Get(R"(/api/games/([^/]+))",

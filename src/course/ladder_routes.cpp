@@ -20,8 +20,25 @@ nlohmann::json optional_id(std::optional<std::int64_t> id) {
   return id ? nlohmann::json(*id) : nlohmann::json(nullptr);
 }
 
-nlohmann::json job_json(const Job& j) {
+// A job as the pages show it: its sides named ("alice #12" or "engine level=3"), its game's
+// result once played.
+nlohmann::json job_json(CourseContext& ctx, const Job& j) {
+  const auto name = [&](std::optional<std::int64_t> submission, const std::string& agent) {
+    if (!submission) return agent;
+    const auto s = ctx.store.submission(*submission);
+    return fmt::format("{} #{}", s ? s->login : "?", *submission);
+  };
+  std::string result, reason;
+  if (j.game_id)
+    if (const auto g = ctx.store.game(*j.game_id)) {
+      result = g->result;
+      reason = g->reason;
+    }
   return {{"id", j.id},
+          {"white_name", name(j.white_submission, j.white_agent)},
+          {"black_name", name(j.black_submission, j.black_agent)},
+          {"result", result},
+          {"reason", reason},
           {"kind", j.kind},
           {"white_submission", optional_id(j.white_submission)},
           {"black_submission", optional_id(j.black_submission)},
@@ -54,9 +71,9 @@ void ladder_state(CourseContext& ctx, httplib::Response& res) {
                        {"games", w.games}});
   nlohmann::json playing = nlohmann::json::array(), queued = nlohmann::json::array();
   for (const Job& j : ctx.store.jobs({"leased", "queued"}, 500))
-    (j.state == "leased" ? playing : queued).push_back(job_json(j));
+    (j.state == "leased" ? playing : queued).push_back(job_json(ctx, j));
   nlohmann::json finished = nlohmann::json::array();
-  for (const Job& j : ctx.store.finished_jobs(50)) finished.push_back(job_json(j));
+  for (const Job& j : ctx.store.finished_jobs(50)) finished.push_back(job_json(ctx, j));
   web::send_json(res, nlohmann::json{{"paused", ctx.ladder.paused()},
                                      {"workers", workers},
                                      {"playing", playing},
@@ -186,7 +203,7 @@ void add_ladder_routes(httplib::Server& server, CourseContext& ctx) {
              guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res, const Caller& c) {
                nlohmann::json out = nlohmann::json::array();
                for (const Job& j : ctx.store.challenges_of(c.user.id, 200))
-                 out.push_back(job_json(j));
+                 out.push_back(job_json(ctx, j));
                web::send_json(res, nlohmann::json{{"challenges", out}});
              }));
   server.Post("/api/challenges",

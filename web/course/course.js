@@ -187,14 +187,14 @@ async function select(id) {
 
 async function showDetail(id) {
   const s = await api("GET", `/api/submissions/${id}`);
-  const { games } = await api("GET", `/api/games?submission=${id}`);
+  const { games, total } = await api("GET", `/api/games?submission=${id}&limit=${DETAIL_GAMES}`);
   $("detail").hidden = false;
   $("detail-title").textContent = `Hand-in #${s.id}: ${s.file_name} (${s.login})`;
   $("detail-reason").replaceChildren(el("span", { className: `state-${s.state}` }, s.state),
     s.reason ? `: ${s.reason}` : (s.stage ? ` — ${s.stage}` : ""));
   $("detail-stages").replaceChildren(...((s.verdict && s.verdict.stages) || []).map((st) =>
     el("li", { className: st.ok ? "stage-ok" : "stage-bad" }, `${st.stage}: ${st.detail}`)));
-  showDetailGames(id, games);
+  showDetailGames(id, games, total);
   $("detail-log").textContent = s.build_log || "(empty)";
   $("detail-file").href = `/api/submissions/${id}/file`;
   $("detail-staff").hidden = state.me.role !== "staff";
@@ -206,10 +206,10 @@ async function showDetail(id) {
 // A version plays on the ladder all term: its newest games only, newest first, with how many.
 const DETAIL_GAMES = 50;
 
-function showDetailGames(id, games) {
+function showDetailGames(id, games, total = games.length) {
   const shown = games.slice(-DETAIL_GAMES).reverse();
-  $("detail-games-count").textContent = games.length > shown.length
-    ? `${games.length} games; the newest ${shown.length} are shown.` : `${games.length} game${games.length === 1 ? "" : "s"}.`;
+  $("detail-games-count").textContent = total > shown.length
+    ? `${total} games; the newest ${shown.length} are shown.` : `${total} game${total === 1 ? "" : "s"}.`;
   fillRows("detail-games", shown, (g) => detailGameRow(id, g), "none yet", id);
 }
 
@@ -265,7 +265,8 @@ $("upload-form").addEventListener("submit", async (e) => {
 const openJob = (j) => j.state === "queued" || j.state === "leased";
 
 // A side of a job (a challenge's or the ladder's): a hand-in, or a built-in player.
-const sideName = (j, side) => (j[`${side}_submission`] !== null ? versionName(j[`${side}_submission`]) : j[`${side}_agent`]);
+const sideName = (j, side) => j[`${side}_name`] ||
+  (j[`${side}_submission`] !== null ? versionName(j[`${side}_submission`]) : j[`${side}_agent`]);
 
 // "leased" is the API's word: to the reader the game is being played, on that worker.
 function jobState(j) {
@@ -273,7 +274,9 @@ function jobState(j) {
   return el("td", { className: `state state-${j.state}` }, text + (j.attempts > 1 ? ` (attempt ${j.attempts})` : ""));
 }
 
-const gameLink = (j) => (j.game !== null ? el("a", { href: `/view/#game=${j.game}`, textContent: `game ${j.game}` }) : "");
+const gameLink = (j) => (j.game !== null
+  ? el("a", { href: `/view/#game=${j.game}`, textContent: `game ${j.game}${j.result ? ` (${j.result}${j.reason ? `, ${j.reason}` : ""})` : ""}` })
+  : "");
 
 async function refreshChallenges() {
   // The leaderboard names a classmate's version that was challenged.
