@@ -80,6 +80,31 @@ TEST_F(CourseAccess, EveryRouteAndObjectAsEveryRole) {
       {"POST", "/api/submissions/999999/recheck", nlohmann::json::object(), {401, 403, 403, 404}},
       {"POST", "/api/submissions/" + a + "/excluded", {{"excluded", false}}, {401, 403, 403, 200}},
       {"POST", "/api/password", {{"old", "wrong"}, {"new", "0123456789ab"}}, {401, 403, 403, 403}},
+      // The ladder: staff's; challenges: anyone's own version (staff: any).
+      {"GET", "/api/ladder", nullptr, {401, 403, 403, 200}},
+      {"POST", "/api/ladder", {{"paused", false}}, {401, 403, 403, 200}},
+      {"POST", "/api/ladder/rerun", {{"submission", 999999}}, {401, 403, 403, 404}},
+      {"GET", "/api/challenges", nullptr, {401, 200, 200, 200}},
+      {"POST",
+       "/api/challenges",
+       {{"submission", alice_submission_}, {"opponent", "engine level=1"}, {"games", 1}},
+       {401, 201, 404, 201}},
+      {"POST",
+       "/api/challenges",
+       {{"submission", 999999}, {"opponent", "engine level=1"}},
+       {401, 404, 404, 404}},
+      // The final: everyone follows it, staff start it; nothing to read before it is done.
+      {"GET", "/api/final", nullptr, {401, 200, 200, 200}},
+      {"POST", "/api/final", {{"cutoff", "2000-01-01T00:00Z"}}, {401, 403, 403, 400}},
+      {"GET", "/api/final/download", nullptr, {401, 404, 404, 404}},
+      {"GET", "/final/", nullptr, {401, 404, 404, 404}},
+      {"GET", "/final/index.html", nullptr, {401, 404, 404, 404}},
+      // Workers' routes open to workers' tokens only: no student's or staff's.
+      {"POST", "/api/worker/lease", nlohmann::json::object(), {401, 401, 401, 401}},
+      {"POST", "/api/worker/jobs/1/renew", {{"lease", "x"}}, {401, 401, 401, 401}},
+      {"POST", "/api/worker/jobs/1/release", {{"lease", "x"}}, {401, 401, 401, 401}},
+      {"POST", "/api/worker/jobs/1/result", {{"lease", "x"}}, {401, 401, 401, 401}},
+      {"GET", "/api/worker/files/" + std::string(64, 'a'), nullptr, {401, 401, 401, 401}},
   };
   const std::vector<std::string> roles = {"", "alice", "bob", "prof"};
   for (const Route& route : routes) {
@@ -107,6 +132,57 @@ TEST_F(CourseAccess, EveryRouteAndObjectAsEveryRole) {
   // A bad token is refused as such.
   EXPECT_EQ(status(server_->client().Get("/api/me", {{"Authorization", "Bearer nope"}})), 401);
   EXPECT_EQ(status(server_->client().Get("/api/me", {{"Authorization", "Basic YTpi"}})), 401);
+}
+
+// A worker's token opens the workers' routes and nothing else; a worker sees the files of the
+// job it holds only, and a lease not its own is refused.
+TEST_F(CourseAccess, AWorkersTokenOpensOnlyTheJobItHolds) {
+  const std::string token =
+      testing::run_arena({"course", "worker-token", server_->dir().string(), "walker"});
+  const httplib::Headers worker = {{"Authorization", "Bearer " + token}};
+  auto c = server_->client();
+  for (const char* path : {"/api/me", "/api/submissions", "/api/ladder", "/api/leaderboard"})
+    EXPECT_EQ(status(c.Get(path, worker)), 401) << path;
+  const auto hand_in = nlohmann::json::parse(
+      server_->get("alice", "/api/submissions/" + std::to_string(alice_submission_))->body);
+  const std::string hash = hand_in["hash"];
+  ASSERT_EQ(hash.size(), 64u);
+  EXPECT_EQ(status(c.Get("/api/worker/files/" + hash, worker)), 404);  // no job held
+
+  // A challenge gives it a job: alice's version against the engine.
+  ASSERT_EQ(status(server_->post_json(
+                "alice", "/api/challenges",
+                {{"submission", alice_submission_}, {"opponent", "engine level=1"}, {"games", 1}})),
+            201);
+  const auto leased = c.Post("/api/worker/lease", worker, "{}", "application/json");
+  ASSERT_EQ(status(leased), 200);
+  const auto job = nlohmann::json::parse(leased->body);
+  const std::string id = std::to_string(job["job"].get<std::int64_t>());
+  EXPECT_EQ(status(c.Get("/api/worker/files/" + hash, worker)), 200);
+  EXPECT_EQ(status(c.Get("/api/worker/files/" + std::string(64, 'b'), worker)), 404);
+  EXPECT_EQ(status(c.Get("/api/worker/files/../course.db", worker)), 404);
+  for (const char* action : {"renew", "result", "release"})
+    EXPECT_EQ(status(c.Post("/api/worker/jobs/" + id + "/" + action, worker,
+                            R"({"lease": "not the lease"})", "application/json")),
+              409)
+        << action;
+  const nlohmann::json lease = {{"lease", job["lease"]}};
+  EXPECT_EQ(
+      status(c.Post("/api/worker/jobs/" + id + "/renew", worker, lease.dump(), "application/json")),
+      200);
+  EXPECT_EQ(
+      status(c.Post("/api/worker/jobs/" + id + "/result", worker,
+                    nlohmann::json{{"lease", job["lease"]}, {"record", "not a record"}}.dump(),
+                    "application/json")),
+      400);
+  EXPECT_EQ(status(c.Post("/api/worker/jobs/" + id + "/release", worker, lease.dump(),
+                          "application/json")),
+            200);
+  // Given back, the job is not its any more: its file neither.
+  EXPECT_EQ(status(c.Get("/api/worker/files/" + hash, worker)), 404);
+  EXPECT_EQ(
+      status(c.Post("/api/worker/jobs/" + id + "/renew", worker, lease.dump(), "application/json")),
+      409);
 }
 
 TEST_F(CourseAccess, AStudentSeesOnlyTheirOwnHandInsAndGames) {
