@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <regex>
 
 #include "cli/commands.hpp"
@@ -128,6 +130,17 @@ std::optional<Participant> participant(CourseClient& client, const std::string& 
   return p;
 }
 
+// What the machine can enforce, probed once per channel (a probe takes half a second; a worker
+// plays thousands of games on the same machine).
+SandboxPlan sandbox_plan(SandboxMode mode, AgentChannel channel) {
+  static std::mutex mutex;
+  static std::map<std::pair<SandboxMode, AgentChannel>, SandboxPlan> plans;
+  std::lock_guard lock(mutex);
+  const auto key = std::pair{mode, channel};
+  if (!plans.count(key)) plans.emplace(key, plan_sandbox(mode, channel));
+  return plans.at(key);
+}
+
 }  // namespace
 
 PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
@@ -157,7 +170,7 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
   s.working_dir = dir / "run";  // where a built-in agent runs; the game's files are hidden
   s.sandbox = settings.sandbox;
   tournament::check_participants_for(game, s);
-  const SandboxPlan plan = plan_sandbox(s.sandbox, tournament::agent_channel(game));
+  const SandboxPlan plan = sandbox_plan(s.sandbox, tournament::agent_channel(game));
   tournament::MatchRequest req;
   req.game = &game;
   req.settings = &s;
