@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -144,7 +145,11 @@ void slot(const WorkerOptions& o, WorkerSettings settings, int index, int& exit_
   }
 }
 
-int run_worker(const WorkerOptions& o) {
+int run_worker(WorkerOptions o) {
+  // The token is kept in memory only: nothing this worker starts (builds, agents) inherits it.
+  if (o.token.empty())
+    if (const char* env = std::getenv("ARENA_TOKEN")) o.token = env;
+  ::unsetenv("ARENA_TOKEN");
   // The server's own worker dies with its server.
   if (const char* parent = std::getenv("ARENA_PARENT_PID")) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);

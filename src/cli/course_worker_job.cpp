@@ -10,8 +10,10 @@
 #include <map>
 #include <mutex>
 #include <regex>
+#include <thread>
 
 #include "cli/commands.hpp"
+#include "course/credentials.hpp"
 #include "referee/record.hpp"
 #include "sandbox/child_process.hpp"
 #include "tournament/event.hpp"
@@ -81,6 +83,9 @@ Built build_handin(CourseClient& client, const std::string& game, const nlohmann
     const fs::path input = dir / file_name;
     const std::string bytes =
         client.get_bytes(fmt::format("/api/worker/files/{}", hash), kMaxHandin);
+    // The hash is the cache's key: a copy that does not match it is never kept.
+    if (course::sha256_hex(bytes) != hash)
+      return {false, "the hand-in's file did not arrive whole (its SHA-256 differs)", {}, {}};
     write_file_atomically(input, bytes);
     fs::remove_all(dir / "check");
     DetachedChildOptions child;
@@ -99,8 +104,12 @@ Built build_handin(CourseClient& client, const std::string& game, const nlohmann
       return {false, "its check did not finish here: " + process.exit_description(), {}, {}};
     }
   }
-  if (verdict.value("verdict", "") != "accepted")
+  if (verdict.value("verdict", "") != "accepted") {
+    // Not kept: a machine's passing trouble (a full disk, a missing compiler since installed)
+    // must not reject the hand-in here for good.
+    fs::remove_all(dir / "check");
     return {false, "it does not build on this worker: " + verdict.value("reason", ""), {}, {}};
+  }
   return {true, {}, verdict.value("run", ""), verdict.value("root", "")};
 }
 
@@ -110,6 +119,12 @@ std::optional<Participant> participant(CourseClient& client, const std::string& 
                                        std::string& why_not) {
   Participant p;
   if (side.contains("agent")) {
+    // Only arena's own engine: a worker runs no command the server names.
+    static const std::regex engine_form("engine level=[1-5]");
+    if (!std::regex_match(side.value("agent", ""), engine_form)) {
+      why_not = "the server named an agent this worker does not play: " + side.value("agent", "");
+      return std::nullopt;
+    }
     auto parsed = tournament::parse_participant(side.value("agent", ""));
     if (!parsed) {
       why_not = "the server named an unknown agent: " + parsed.error;
@@ -159,7 +174,11 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
   white->name = "white";
   black->name = "black";
 
-  const fs::path dir = settings.cache / "games" / std::to_string(lease.value("job", 0));
+  // Its own folder, also when workers share a cache.
+  const fs::path dir =
+      settings.cache / "games" /
+      fmt::format("{}-{}-{}", lease.value("job", 0), ::getpid(),
+                  std::hash<std::thread::id>{}(std::this_thread::get_id()) % 1000000);
   fs::remove_all(dir);
   fs::create_directories(dir / "run");
   fs::create_directories(dir / "files");

@@ -69,8 +69,7 @@ void start(CourseContext& ctx, const httplib::Request& req, httplib::Response& r
 std::optional<fs::path> report_file(CourseContext& ctx, const std::string& name,
                                     httplib::Response& res) {
   static const std::regex form(R"([A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*)");
-  if (ctx.final_tournament.state().state != "done" || !std::regex_match(name, form) ||
-      name.size() > 300) {
+  if (!ctx.final_tournament.done() || !std::regex_match(name, form) || name.size() > 300) {
     web::send_error(res, 404, "no such page of the final's report");
     return std::nullopt;
   }
@@ -98,7 +97,7 @@ void add_final_routes(httplib::Server& server, CourseContext& ctx) {
              guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res, const Caller&) {
                std::error_code ec;
                const fs::path file = ctx.final_tournament.download_file();
-               if (ctx.final_tournament.state().state != "done" || !fs::is_regular_file(file, ec))
+               if (!ctx.final_tournament.done() || !fs::is_regular_file(file, ec))
                  return web::send_error(res, 404, "the final tournament has no report yet");
                res.set_header("Content-Disposition",
                               "attachment; filename=\"final-report.tar.gz\"");

@@ -83,6 +83,11 @@ FinalState FinalTournament::begin(const FinalRequest& r, const std::string& by) 
   std::lock_guard lock(mutex_);
   if (store_.setting("final_state").value_or("none") == "running")
     throw std::logic_error("the final tournament is running already");
+  // A hand-in made before the cut-off whose verdict has not come would be left out silently.
+  if (const int waiting = store_.unchecked_before(r.cutoff); waiting > 0)
+    throw std::logic_error(fmt::format(
+        "{} hand-in(s) made before the cut-off are still being checked: start when they are",
+        waiting));
   const std::vector<Submission> entrants = store_.last_accepted_before(r.cutoff);
   if (entrants.size() < 2)
     throw std::invalid_argument(

@@ -56,6 +56,7 @@ class FinalTournament {
   // gone) or std::logic_error (one is running already).
   FinalState begin(const FinalRequest& request, const std::string& by);
   FinalState state();
+  bool done() { return store_.setting("final_state").value_or("none") == "done"; }
   // At the server's start: a final that was running goes on.
   void resume();
 

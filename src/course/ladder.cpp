@@ -70,7 +70,7 @@ std::vector<LadderRow> Ladder::standings() {
     ids.push_back(s.id);
     by_id[s.id] = &s;
   }
-  const std::vector<RatedGame> rated = store_.rated_games();
+  const std::vector<RatedGame> rated = store_.rated_games(ids);
   // The fit costs (0.2 s for 300 versions): redone only for a new game or another field, not for
   // every change of the store (a lease, a hand-in being checked).
   if (ids != cached_ids_ || rated.size() != cached_games_) {
@@ -118,7 +118,7 @@ void Ladder::tend() {
   std::vector<Pairing> next;
   {
     std::lock_guard lock(mutex_);
-    next = choose_pairings(standing, ladder_games(store_.rated_games()), pending, wanted,
+    next = choose_pairings(standing, ladder_games(store_.rated_games(current)), pending, wanted,
                            options_.policy, rng_);
   }
   std::map<std::int64_t, int> games;

@@ -115,20 +115,13 @@ void challenge(CourseContext& ctx, const httplib::Request& req, httplib::Respons
   const auto mine =
       visible_submission(ctx, caller, body->value("submission", std::int64_t{0}), res);
   if (!mine) return;
-  if (mine->state != "accepted")
-    return web::send_error(res, 409, "only an accepted hand-in can play");
+  if (mine->state != "accepted" || mine->excluded)
+    return web::send_error(res, 409,
+                           "only an accepted hand-in that staff have not excluded can play");
   const int games = body->value("games", 2);
   if (games < 1 || games > kMaxChallengeGames)
     return web::send_error(res, 400,
                            fmt::format("a challenge has 1 to {} games", kMaxChallengeGames));
-  int open = 0;
-  for (const Job& j : ctx.store.challenges_of(caller.user.id, 1000))
-    if (j.state == "queued" || j.state == "leased") ++open;
-  if (open + games > kMaxOpenChallengeGames)
-    return web::send_error(res, 429,
-                           fmt::format("{} of your challenge games are still waiting: at most "
-                                       "{} may wait at once",
-                                       open, kMaxOpenChallengeGames));
 
   // The opponent: "engine level=K", a login (their current version) or a hand-in of one's own.
   Job proto;
@@ -140,8 +133,9 @@ void challenge(CourseContext& ctx, const httplib::Request& req, httplib::Respons
   if (o.is_number_integer()) {
     const auto theirs = visible_submission(ctx, caller, o.get<std::int64_t>(), res);
     if (!theirs) return;
-    if (theirs->state != "accepted")
-      return web::send_error(res, 409, "only an accepted hand-in can play");
+    if (theirs->state != "accepted" || theirs->excluded)
+      return web::send_error(res, 409,
+                             "only an accepted hand-in that staff have not excluded can play");
     opponent = theirs->id;
     described = fmt::format("hand-in {}", theirs->id);
   } else if (o.is_string() && o.get<std::string>().starts_with("engine")) {
@@ -170,7 +164,13 @@ void challenge(CourseContext& ctx, const httplib::Request& req, httplib::Respons
     (white ? j.black_agent : j.white_agent) = agent;
     jobs.push_back(j);
   }
-  ctx.store.add_jobs(jobs);
+  // Counted and queued in one transaction: parallel requests cannot pass the limit together.
+  if (const int open = ctx.store.add_challenge_jobs(caller.user.id, jobs, kMaxOpenChallengeGames);
+      open >= 0)
+    return web::send_error(res, 429,
+                           fmt::format("{} of your challenge games are still waiting: at most "
+                                       "{} may wait at once",
+                                       open, kMaxOpenChallengeGames));
   ctx.store.log_event(caller.user.login, "challenge",
                       fmt::format("hand-in {} against {}, {} game(s)", mine->id, described, games));
   web::send_json(res, nlohmann::json{{"games", games}, {"opponent", described}});

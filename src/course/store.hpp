@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -102,6 +103,7 @@ struct Job {
 
 // How many times a job is handed out before it is given up (a game that kills its workers).
 inline constexpr int kMaxJobAttempts = 3;
+inline constexpr int kMaxChallengesPlaying = 2;
 // A re-run game's priority: a repair, played before new pairings.
 inline constexpr int kRerunPriority = 1000;
 
@@ -180,9 +182,14 @@ class Store {
 
   // The ladder's and challenges' jobs (store_jobs.cpp).
   void add_jobs(const std::vector<Job>& jobs);
+  // A student's challenge games, queued unless they would make more than `max_open` of theirs
+  // wait: then nothing is queued and the number waiting is given (-1: queued).
+  int add_challenge_jobs(std::int64_t requester, const std::vector<Job>& jobs, int max_open);
   // The next job for `worker` (challenges first: a student waits for them), leased until
   // now + lease_seconds under the secret `lease`; nullopt when none waits.
-  // Ladder games only when `ladder` (staff may pause the ladder; challenges go on).
+  // Ladder games only when `ladder` (staff may pause the ladder; challenges go on). A student's
+  // challenges come before ladder games, at most kMaxChallengesPlaying of theirs at once (one
+  // student cannot take every worker).
   std::optional<Job> lease_job(const std::string& worker, const std::string& lease,
                                std::int64_t now, int lease_seconds, bool ladder);
   // Whether the job is still leased under `lease` (then its lease runs until `until`).
@@ -194,6 +201,9 @@ class Store {
   bool release_job(std::int64_t job_id, const std::string& lease);
   // Leases that ran out go back to the queue (given up after kMaxJobAttempts); gives how many.
   int expire_leases(std::int64_t now);
+  // At the server's start: leases run at least until `until` (workers went on playing while it
+  // was down; their games are not taken from them for that).
+  void extend_leases(std::int64_t until);
   std::optional<Job> job(std::int64_t id);
   // Jobs in these states, oldest first (at most `limit`), or one requester's.
   std::vector<Job> jobs(const std::vector<std::string>& states, int limit);
@@ -204,7 +214,10 @@ class Store {
   // Queued ladder games planned by matchmaking (not re-runs) are forgotten: the field changed,
   // and matchmaking plans again.
   int drop_planned_ladder_jobs();
-  std::vector<RatedGame> rated_games();
+  // The rated games among these versions.
+  std::vector<RatedGame> rated_games(const std::vector<std::int64_t>& versions);
+  // How many hand-ins made at or before `cutoff` are still queued or being checked.
+  int unchecked_before(const std::string& cutoff);
   // Ladder games of a hand-in (or of every hand-in) finished in [from, to) stop counting, and
   // their pairings are queued again; gives how many.
   int rerun_ladder_games(std::optional<std::int64_t> submission_id, const std::string& from,
@@ -238,6 +251,7 @@ class Store {
   std::mutex mutex_;
   Database db_;
   std::atomic<std::uint64_t> generation_{0};
+  std::map<std::string, std::int64_t> worker_seen_at_;  // written at most every 30 s each
 
   std::vector<Submission> submissions_where(const std::string& where,
                                             std::optional<std::int64_t> value);

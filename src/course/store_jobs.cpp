@@ -2,6 +2,8 @@
 // themselves, and the rated games the ladder's ratings come from.
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "course/store.hpp"
 
 namespace arena::course {
@@ -74,14 +76,39 @@ void Store::add_jobs(const std::vector<Job>& jobs) {
   t.commit();
 }
 
+int Store::add_challenge_jobs(std::int64_t requester, const std::vector<Job>& jobs, int max_open) {
+  std::lock_guard lock(mutex_);
+  Transaction t(db_);
+  auto q = db_.prepare(
+      "SELECT COUNT(*) FROM jobs WHERE kind = 'challenge' AND requester = ?1 AND state IN "
+      "('queued', 'leased')");
+  q.with(requester).step();
+  const auto open = static_cast<int>(q.integer(0));
+  if (open + static_cast<int>(jobs.size()) > max_open) return open;
+  ++generation_;
+  for (const Job& j : jobs) {
+    auto insert = db_.prepare(
+        "INSERT INTO jobs (kind, white_submission, black_submission, white_agent, black_agent, "
+        "requester, state, created) VALUES ('challenge', ?1, ?2, ?3, ?4, ?5, 'queued', ?6)");
+    bind_id(insert, 1, j.white_submission);
+    bind_id(insert, 2, j.black_submission);
+    insert.bind(3, j.white_agent).bind(4, j.black_agent).bind(5, requester).bind(6, utc_now());
+    insert.run();
+  }
+  t.commit();
+  return -1;
+}
+
 std::optional<Job> Store::lease_job(const std::string& worker, const std::string& lease,
                                     std::int64_t now, int lease_seconds, bool ladder) {
   std::lock_guard lock(mutex_);
   Transaction t(db_);
   auto q = db_.prepare(
-      "SELECT id FROM jobs WHERE state = 'queued' AND (?1 OR kind = 'challenge') "
+      "SELECT id FROM jobs j WHERE state = 'queued' AND ((?1 AND kind = 'ladder') OR "
+      "(kind = 'challenge' AND (SELECT COUNT(*) FROM jobs p WHERE p.kind = 'challenge' AND "
+      "p.state = 'leased' AND p.requester = j.requester) < ?2)) "
       "ORDER BY kind = 'challenge' DESC, priority DESC, id LIMIT 1");
-  q.with(ladder ? 1 : 0);
+  q.with(ladder ? 1 : 0, kMaxChallengesPlaying);
   if (!q.step()) return std::nullopt;
   const auto id = q.integer(0);
   ++generation_;
@@ -145,13 +172,29 @@ int Store::expire_leases(std::int64_t now) {
   std::lock_guard lock(mutex_);
   db_.prepare(
          "UPDATE jobs SET state = CASE WHEN attempts >= ?2 THEN 'cancelled' ELSE 'queued' END, "
-         "lease = '', finished = CASE WHEN attempts >= ?2 THEN ?3 END "
+         "lease = '', worker = '', finished = CASE WHEN attempts >= ?2 THEN ?3 END "
          "WHERE state = 'leased' AND lease_expires < ?1")
       .with(now, kMaxJobAttempts, utc_now())
       .run();
   const int changed = db_.changes();
   if (changed > 0) ++generation_;
   return changed;
+}
+
+void Store::extend_leases(std::int64_t until) {
+  std::lock_guard lock(mutex_);
+  db_.prepare("UPDATE jobs SET lease_expires = MAX(lease_expires, ?1) WHERE state = 'leased'")
+      .with(until)
+      .run();
+}
+
+int Store::unchecked_before(const std::string& cutoff) {
+  std::lock_guard lock(mutex_);
+  auto q = db_.prepare(
+      "SELECT COUNT(*) FROM submissions WHERE created <= ?1 AND state IN ('queued', 'building', "
+      "'checking')");
+  q.with(cutoff).step();
+  return static_cast<int>(q.integer(0));
 }
 
 std::optional<Job> Store::job(std::int64_t id) {
@@ -227,10 +270,14 @@ int Store::drop_planned_ladder_jobs() {
   return changed;
 }
 
-std::vector<RatedGame> Store::rated_games() {
+std::vector<RatedGame> Store::rated_games(const std::vector<std::int64_t>& versions) {
   std::lock_guard lock(mutex_);
-  auto q = db_.prepare(
-      "SELECT white_submission, black_submission, result FROM games WHERE rated = 1 ORDER BY id");
+  // Ids are integers from the database itself: listing them inline binds nothing from outside.
+  const std::string ids = versions.empty() ? "NULL" : id_list(versions);
+  auto q = db_.prepare(fmt::format(
+      "SELECT white_submission, black_submission, result FROM games WHERE rated = 1 AND "
+      "white_submission IN ({0}) AND black_submission IN ({0}) ORDER BY id",
+      ids));
   std::vector<RatedGame> out;
   while (q.step()) {
     const std::string result = q.text(2);
@@ -285,6 +332,13 @@ std::optional<std::string> Store::worker_for_token(const std::string& token_hash
 
 void Store::worker_seen(const std::string& name, const std::string& address) {
   std::lock_guard lock(mutex_);
+  // Every request of every worker would be a synced write: once in 30 s is news enough.
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                       .count();
+  auto& last = worker_seen_at_[name];
+  if (last != 0 && now - last < 30) return;
+  last = now;
   db_.prepare("UPDATE workers SET last_seen = ?2, address = ?3 WHERE name = ?1")
       .with(name, utc_now(), address)
       .run();

@@ -88,6 +88,8 @@ void post_result(CourseContext& ctx, const httplib::Request& req, httplib::Respo
   }
   if (parsed.outcome == Outcome::Ongoing)
     return web::send_error(res, 400, "the game has not ended");
+  if (parsed.game != ctx.game)
+    return web::send_error(res, 400, "the record is of another game than the course's");
   NewGame game;
   const nlohmann::json white = side_json(ctx, job->white_submission, job->white_agent);
   const nlohmann::json black = side_json(ctx, job->black_submission, job->black_agent);
