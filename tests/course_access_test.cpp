@@ -96,6 +96,7 @@ TEST_F(CourseAccess, EveryRouteAndObjectAsEveryRole) {
       // The final: everyone follows it, staff start it; nothing to read before it is done.
       {"GET", "/api/final", nullptr, {401, 200, 200, 200}},
       {"POST", "/api/final", {{"cutoff", "2000-01-01T00:00Z"}}, {401, 403, 403, 400}},
+      {"POST", "/api/final/cancel", nlohmann::json::object(), {401, 403, 403, 409}},
       {"GET", "/api/final/download", nullptr, {401, 404, 404, 404}},
       {"GET", "/final/", nullptr, {401, 404, 404, 404}},
       {"GET", "/final/index.html", nullptr, {401, 404, 404, 404}},

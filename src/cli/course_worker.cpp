@@ -41,8 +41,8 @@ void say(fmt::format_string<Args...> format, Args&&... args) {
   std::fflush(stdout);
 }
 
-// Renews a lease every third of its time until stopped; `lost` turns true when the server says
-// the job is not ours any more.
+// Renews a lease every third of its time until stopped. A lease the server took back (it thought
+// the worker dead) is noticed when the record is refused.
 class LeaseKeeper {
  public:
   LeaseKeeper(const WorkerOptions& o, std::int64_t job, std::string lease, int seconds)
@@ -54,9 +54,7 @@ class LeaseKeeper {
             if (wake_.wait_for(lock, every, [this] { return done_; })) break;
             lock.unlock();
             try {
-              const auto a =
-                  client.post(fmt::format("/api/worker/jobs/{}/renew", job), {{"lease", lease}});
-              if (a.status == 409) lost_.store(true);
+              client.post(fmt::format("/api/worker/jobs/{}/renew", job), {{"lease", lease}});
             } catch (const std::exception&) {
               // The server is away for a moment: the lease may still hold when it is back.
             }
@@ -71,13 +69,11 @@ class LeaseKeeper {
     wake_.notify_all();
     thread_.join();
   }
-  bool lost() const { return lost_.load(); }
 
  private:
   std::mutex mutex_;
   std::condition_variable wake_;
   bool done_ = false;
-  std::atomic<bool> lost_{false};
   std::thread thread_;
 };
 

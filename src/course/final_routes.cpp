@@ -93,6 +93,12 @@ void add_final_routes(httplib::Server& server, CourseContext& ctx) {
               guard(ctx, Access::Staff, [&ctx](const auto& req, auto& res, const Caller& c) {
                 start(ctx, req, res, c);
               }));
+  server.Post("/api/final/cancel",
+              guard(ctx, Access::Staff, [&ctx](const auto&, auto& res, const Caller& c) {
+                if (!ctx.final_tournament.cancel(c.user.login))
+                  return web::send_error(res, 409, "no final tournament is running");
+                web::send_json(res, final_json(ctx.final_tournament));
+              }));
   server.Get("/api/final/download",
              guard(ctx, Access::AnyUser, [&ctx](const auto&, auto& res, const Caller&) {
                std::error_code ec;

@@ -136,6 +136,18 @@ void FinalTournament::resume() {
   thread_ = std::thread([this, shards, move_time] { run(shards, move_time); });
 }
 
+bool FinalTournament::cancel(const std::string& by) {
+  std::lock_guard lock(mutex_);
+  if (store_.setting("final_state").value_or("none") != "running") return false;
+  stopping_.store(true);
+  if (thread_.joinable()) thread_.join();
+  stopping_.store(false);
+  store_.set_setting("final_error", "cancelled by " + by);
+  store_.set_setting("final_state", "failed");
+  store_.log_event(by, "final-cancel", "");
+  return true;
+}
+
 void FinalTournament::fail(const std::string& why) {
   store_.set_setting("final_error", why);
   store_.set_setting("final_state", "failed");

@@ -59,6 +59,8 @@ class FinalTournament {
   bool done() { return store_.setting("final_state").value_or("none") == "done"; }
   // At the server's start: a final that was running goes on.
   void resume();
+  // Stops a final that runs (its games so far are kept in DIR/final/event); false when none runs.
+  bool cancel(const std::string& by);
 
   std::filesystem::path report_dir() const { return dir() / "report"; }
   std::filesystem::path download_file() const { return dir() / "final-report.tar.gz"; }

@@ -60,7 +60,7 @@ void Ladder::set_paused(bool paused) {
 }
 
 std::vector<LadderRow> Ladder::standings() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(cache_mutex_);
   const auto generation = store_.generation();
   if (generation == cached_generation_) return cached_;
   const std::vector<Submission> versions = store_.current_versions();

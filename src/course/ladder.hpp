@@ -54,7 +54,8 @@ class Ladder {
   LadderOptions options_;
   std::mt19937_64 rng_;
   std::thread thread_;
-  std::mutex mutex_;  // rng_, the cache, the thread's wake-ups
+  std::mutex mutex_;        // rng_ and the thread's wake-ups
+  std::mutex cache_mutex_;  // the standings' cache (a fit takes long: wake() must not wait)
   std::condition_variable wake_;
   bool woken_ = false;
   std::atomic<bool> stopping_{false};

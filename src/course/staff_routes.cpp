@@ -102,6 +102,13 @@ void add_staff_routes(httplib::Server& server, CourseContext& ctx) {
                 const auto id = parse_id(req.matches[1]);
                 const auto s = id ? ctx.store.submission(*id) : std::nullopt;
                 if (!s) return web::send_error(res, 404, "no such hand-in");
+                // A re-check rebuilds it from nothing: not while the final plays its build.
+                const FinalState final_state = ctx.final_tournament.state();
+                if (final_state.state == "running")
+                  for (const FinalEntrant& e : final_state.entrants)
+                    if (e.submission == s->id)
+                      return web::send_error(res, 409,
+                                             "it plays in the final tournament, which is running");
                 if (!ctx.store.requeue(s->id))
                   return web::send_error(res, 409, "it is being checked already");
                 ctx.store.log_event(caller.user.login, "recheck",
