@@ -6,13 +6,13 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <regex>
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "core/file_tail.hpp"
 #include "course/credentials.hpp"
 #include "referee/record.hpp"
 #include "sandbox/child_process.hpp"
@@ -29,19 +29,6 @@ using tournament::Participant;
 
 constexpr std::size_t kMaxHandin = 1024u << 20;
 constexpr std::size_t kMaxLog = 64 * 1024;
-
-std::string read_file(const fs::path& file, std::size_t max_bytes) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return {};
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
-  const std::size_t from = size > max_bytes ? size - max_bytes : 0;
-  in.seekg(static_cast<std::streamoff>(from));
-  std::string s(size - from, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(s.size()));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
 
 // Holds an exclusive flock on a file while it lives: one build of a hand-in at a time, also
 // between workers sharing a cache.
@@ -78,7 +65,7 @@ Built build_handin(CourseClient& client, const std::string& game, const nlohmann
   fs::create_directories(dir);
   FileLock lock(dir / "lock");
   const fs::path verdict_file = dir / "check" / "verdict.json";
-  auto verdict = nlohmann::json::parse(read_file(verdict_file, 4u << 20), nullptr, false);
+  auto verdict = nlohmann::json::parse(read_tail(verdict_file, 4u << 20), nullptr, false);
   if (verdict.is_discarded() || !verdict.is_object()) {
     const fs::path input = dir / file_name;
     const std::string bytes =
@@ -98,7 +85,7 @@ Built build_handin(CourseClient& client, const std::string& game, const nlohmann
     child.output_cap = 1u << 20;
     ChildProcess process(std::move(child));
     process.wait_exit(std::chrono::hours(24));
-    verdict = nlohmann::json::parse(read_file(verdict_file, 4u << 20), nullptr, false);
+    verdict = nlohmann::json::parse(read_tail(verdict_file, 4u << 20), nullptr, false);
     if (verdict.is_discarded() || !verdict.is_object()) {
       fs::remove_all(dir / "check");
       return {false, "its check did not finish here: " + process.exit_description(), {}, {}};
@@ -213,8 +200,8 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
     for (std::size_t at; (at = text.find(prefix)) != std::string::npos;)
       text.erase(at, prefix.size());
   out.record = nlohmann::json::parse(text);
-  out.white_log = read_file(fs::path(req.stem) += ".white.log", kMaxLog);
-  out.black_log = read_file(fs::path(req.stem) += ".black.log", kMaxLog);
+  out.white_log = read_tail(fs::path(req.stem) += ".white.log", kMaxLog);
+  out.black_log = read_tail(fs::path(req.stem) += ".black.log", kMaxLog);
   out.summary =
       fmt::format("{} - {}: {} ({}), {} plies, {:.1f} s", lease["white"].value("name", "?"),
                   lease["black"].value("name", "?"), outcome_key(record.outcome), record.reason,

@@ -1,19 +1,8 @@
 #include "course/caller.hpp"
 
-#include <chrono>
-
 #include "course/credentials.hpp"
 
 namespace arena::course {
-namespace {
-
-std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 std::string cookie_value(const httplib::Request& req, const std::string& name) {
   const std::string header = req.get_header_value("Cookie");

@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include <array>
-#include <fstream>
 #include <sstream>
 
+#include "core/file_tail.hpp"
 #include "referee/record.hpp"
 #include "sandbox/cgroup.hpp"
 #include "sandbox/child_process.hpp"
@@ -17,19 +17,6 @@ namespace {
 
 constexpr std::size_t kMaxKeptLog = 64 * 1024;        // a build log's or agent log's tail
 constexpr std::size_t kMaxVerdict = 4 * 1024 * 1024;  // verdict.json, a smoke record
-
-std::string read_tail(const fs::path& file, std::size_t max_bytes) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return {};
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
-  const std::size_t from = size > max_bytes ? size - max_bytes : 0;
-  in.seekg(static_cast<std::streamoff>(from));
-  std::string s(size - from, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(s.size()));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
 
 // The check's live stage: its last "name: detail" line, and whether the build has passed.
 struct Progress {

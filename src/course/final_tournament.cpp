@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/file_tail.hpp"
 #include "course/tar_writer.hpp"
 #include "sandbox/cgroup.hpp"
 #include "sandbox/child_process.hpp"
@@ -15,13 +16,6 @@
 namespace arena::course {
 namespace fs = std::filesystem;
 namespace {
-
-std::string last_lines(const fs::path& file, std::size_t max_bytes) {
-  std::ifstream in(file, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.size() > max_bytes) text.erase(0, text.size() - max_bytes);
-  return text;
-}
 
 int count_lines_with(const fs::path& file, const std::string& needle) {
   std::ifstream in(file);
@@ -170,7 +164,7 @@ bool FinalTournament::run_step(const std::string& command, const std::string& wh
     }
   const std::string status = process.exit_description();
   if (status == "exited with status 0") return true;
-  fail(fmt::format("{} {}:\n{}", what, status, last_lines(dir() / (what + ".log"), 2000)));
+  fail(fmt::format("{} {}:\n{}", what, status, read_tail(dir() / (what + ".log"), 2000)));
   return false;
 }
 

@@ -10,12 +10,6 @@
 namespace arena::course {
 namespace {
 
-std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::vector<LadderGame> ladder_games(const std::vector<RatedGame>& rated) {
   std::vector<LadderGame> out;
   out.reserve(rated.size());

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <chrono>
 #include <ostream>
 #include <stdexcept>
 
@@ -73,10 +72,7 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   const int port = web::bind(server, o.host, o.port);
   checker.start();
   // Workers went on playing while the server was down: their leases run from now.
-  store.extend_leases(std::chrono::duration_cast<std::chrono::seconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count() +
-                      o.ladder.lease_seconds);
+  store.extend_leases(unix_now() + o.ladder.lease_seconds);
   ladder.start();
   final_tournament.resume();
   std::optional<LocalWorker> local_worker;

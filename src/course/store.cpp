@@ -100,6 +100,12 @@ std::string utc_now() {
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", now);
 }
 
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 Store::Store(const std::filesystem::path& db_file, bool create) : db_(db_file, create) {
   migrate(db_);
 }

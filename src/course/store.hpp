@@ -123,7 +123,8 @@ struct Event {
   std::string at, actor, action, detail;
 };
 
-std::string utc_now();  // 2026-11-26T01:02:03Z
+std::string utc_now();    // 2026-11-26T01:02:03Z
+std::int64_t unix_now();  // seconds since 1970
 
 class Store {
  public:

@@ -4,7 +4,6 @@
 // to another worker) is refused, so no game counts twice.
 #include <fmt/format.h>
 
-#include <chrono>
 #include <fstream>
 
 #include "course/credentials.hpp"
@@ -16,12 +15,6 @@ namespace arena::course {
 namespace {
 
 constexpr std::size_t kMaxLog = 64 * 1024;  // each side's log: its tail
-
-std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 using WorkerHandler =
     std::function<void(const httplib::Request&, httplib::Response&, const std::string& worker)>;

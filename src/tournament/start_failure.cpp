@@ -2,15 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
+#include "core/file_tail.hpp"
 #include "core/text.hpp"
 
 namespace arena::tournament {
 namespace {
 
 // Only the log's end is read: a start failure is the last thing an agent prints.
-constexpr std::streamoff kTailBytes = 64 * 1024;
+constexpr std::size_t kTailBytes = 64 * 1024;
 
 // The rest of the line after `at`, without the line break.
 std::string_view line_from(std::string_view text, std::size_t at) {
@@ -72,15 +71,7 @@ std::string start_failure(std::string_view out, std::string_view exit_descriptio
 
 std::string start_failure_in_log(const std::filesystem::path& log,
                                  std::string_view exit_description) {
-  std::ifstream in(log, std::ios::binary);
-  std::string text;
-  if (in) {
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    in.seekg(size > kTailBytes ? size - kTailBytes : 0);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  return start_failure(text, exit_description);
+  return start_failure(read_tail(log, kTailBytes), exit_description);
 }
 
 void explain_start_failure(GameRecord& record, Side side, const std::filesystem::path& log,
