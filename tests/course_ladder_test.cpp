@@ -293,6 +293,95 @@ std::int64_t hand_in_bytes(const CourseServer& s, const std::string& login,
   return json::parse(r->body)["id"].get<std::int64_t>();
 }
 
+// Checks on workers: hand-ins wait for one as "check" jobs; a worker on another machine builds
+// and checks them (verdict, smoke games, build log, stages on the way, none of its own paths);
+// a worker killed mid-check loses the job after its lease and another finishes it.
+TEST(CourseLadder, WorkersCheckTheHandIns) {
+  CourseServer s("--checks-on-workers", {"--local-games=0", "--lease=6"});
+  const auto good = hand_in_bytes(s, "alice", soccer_zip(s.tmp(), "sleep 5"));
+  const auto bad = hand_in_bytes(s, "bob", soccer_zip(s.tmp(), "echo no compiler here; false"));
+  const auto submission = [&](const std::string& login, std::int64_t id) {
+    return get_json(s, login, "/api/submissions/" + std::to_string(id));
+  };
+  ASSERT_TRUE(wait_until(
+      [&] { return submission("alice", good)["stage"] == "waiting for a worker"; }, 30s))
+      << submission("alice", good).dump();
+  const auto check_jobs = [&](const char* list) {
+    std::vector<json> found;
+    const json ladder = get_json(s, "prof", "/api/ladder");
+    for (const auto& j : ladder[list])
+      if (j["kind"] == "check") found.push_back(j);
+    return found;
+  };
+  ASSERT_EQ(check_jobs("queued").size(), 2u) << get_json(s, "prof", "/api/ladder").dump();
+  // Nobody but a worker holding the job gets the file.
+  const std::string url = "http://127.0.0.1:" + std::to_string(s.port()) + "/";
+  const auto start_worker = [&](const std::string& name) {
+    const std::string token = run_arena({"course", "worker-token", s.dir().string(), name});
+    return std::make_unique<Process>(std::vector<std::string>{
+        ARENA_BINARY, "course", "worker", url, "--token", token, "-j", "1", "--cache",
+        (s.tmp() / (name + "-cache")).string(), "--poll", "0.3"});
+  };
+  auto lab1 = start_worker("lab1");
+  std::set<std::string> stages;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        lab1->read_stdout_line(10ms);
+        const json now = submission("alice", good);
+        stages.insert(now["stage"].get<std::string>());
+        return now["state"] == "accepted" || now["state"] == "rejected";
+      },
+      180s))
+      << lab1->out() << lab1->err();
+  // The student followed the worker's stages ("recipe: ...", "build: ...", "game 1: ...").
+  const auto a_stage = [](const std::string& st) { return st.find(": ") != std::string::npos; };
+  EXPECT_TRUE(std::any_of(stages.begin(), stages.end(), a_stage))
+      << json(stages).dump();
+  const json a = submission("alice", good);
+  ASSERT_EQ(a["state"], "accepted") << a.dump() << lab1->out();
+  int smoke = 0;
+  const json games = get_json(s, "alice", "/api/games?submission=" + std::to_string(good));
+  for (const auto& g : games["games"]) smoke += g["kind"] == "smoke";
+  EXPECT_GE(smoke, 1);
+  const json b = s.wait_verdict("bob", bad, 120s);
+  ASSERT_EQ(b["state"], "rejected") << b.dump();
+  EXPECT_NE(b["build_log"].get<std::string>().find("no compiler here"), std::string::npos)
+      << b.dump();
+  // The worker's folders are its own business.
+  const std::string cache = (s.tmp() / "lab1-cache").string();
+  for (const json& v : {a, b}) EXPECT_EQ(v.dump().find(cache), std::string::npos) << v.dump();
+  const auto finished = check_jobs("finished");
+  ASSERT_EQ(finished.size(), 2u);
+  for (const auto& j : finished) EXPECT_EQ(j["worker"], "lab1");
+  lab1->kill(SIGTERM);
+  lab1->wait(10s);
+
+  // Re-checked, held by lab2, which is killed in its check: after its lease, lab3 checks it.
+  ASSERT_EQ(s.post_json("prof", "/api/submissions/" + std::to_string(good) + "/recheck",
+                        json::object())
+                ->status,
+            200);
+  auto lab2 = start_worker("lab2");
+  ASSERT_TRUE(wait_until(
+      [&] {
+        lab2->read_stdout_line(10ms);
+        const auto held = check_jobs("playing");
+        return !held.empty() && held[0]["worker"] == "lab2" &&
+               a_stage(submission("alice", good)["stage"].get<std::string>());
+      },
+      60s))
+      << lab2->out() << get_json(s, "prof", "/api/ladder").dump();
+  lab2->kill(SIGKILL);
+  lab2->wait(10s);
+  auto lab3 = start_worker("lab3");
+  const json again = s.wait_verdict("alice", good, 180s);
+  EXPECT_EQ(again["state"], "accepted") << again.dump() << lab3->out();
+  const auto redone = check_jobs("finished");
+  ASSERT_FALSE(redone.empty());
+  EXPECT_EQ(redone[0]["worker"], "lab3");
+  EXPECT_GE(redone[0]["attempts"].get<int>(), 2);
+}
+
 // Twelve hand-ins (arena's five levels, its random and greedy players, five small C++ bots):
 // every version plays; a new version enters and gets its games first.
 TEST(CourseLadder, TwelveHandInsAndANewVersion) {

@@ -107,6 +107,10 @@ void add_course(CLI::App& app, int& exit_code) {
                    "machine of N cores, about N/2)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  serve_cmd->add_flag("--checks-on-workers", serve->checks_on_workers,
+                      "Workers check the hand-ins (build, smoke games, grading) as jobs, like "
+                      "games: the server's own worker among them (--local-games), or only "
+                      "workers on other machines with --local-games 0");
   auto no_grade = std::make_shared<bool>(false);
   serve_cmd->add_flag("--no-grade", *no_grade,
                       "Check hand-ins without grading them (Paper Soccer's grading games take "

@@ -1,6 +1,7 @@
-// `arena course worker URL`: plays a course's ladder and challenge games on this machine. Each
-// of its -j slots leases a job over the API, keeps the lease alive while it plays, and posts the
-// record; a slot whose lease ran out (the server gave the game to another worker) drops it.
+// `arena course worker URL`: checks a course's hand-ins and plays its ladder and challenge games
+// on this machine. Each of its -j slots leases a job over the API, keeps the lease alive while it
+// works, and posts the verdict or the record; a slot whose lease ran out (the server gave the job
+// to another worker) drops it.
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -82,6 +83,37 @@ void sleep_for(double seconds) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
 }
 
+std::string job_title(const nlohmann::json& lease) {
+  const auto name = [&](const char* side) {
+    return lease.contains(side) && lease[side].is_object() ? lease[side].value("name", "?")
+                                                           : std::string("?");
+  };
+  if (lease.value("kind", "") == "check") return name("handin");
+  return name("white") + " - " + name("black");
+}
+
+// A job done: the result to post, or why it was not done (then it is given back).
+struct Outcome {
+  std::string why_not;
+  nlohmann::json result;
+  std::string summary;
+};
+
+Outcome play(CourseClient& client, const nlohmann::json& lease, const WorkerSettings& settings) {
+  const PlayedJob played = play_job(client, lease, settings);
+  if (!played.played) return {played.why_not, {}, {}};
+  return {{},
+          {{"record", played.record},
+           {"logs", {{"white", played.white_log}, {"black", played.black_log}}}},
+          played.summary};
+}
+
+Outcome check(CourseClient& client, const nlohmann::json& lease, const WorkerSettings& settings) {
+  const CheckedJob checked = check_job(client, lease, settings);
+  if (!checked.checked) return {checked.why_not, {}, {}};
+  return {{}, {{"report", checked.report}}, checked.summary};
+}
+
 // One slot: lease, play, post, until stopped. A wrong token stops the whole worker.
 void slot(const WorkerOptions& o, WorkerSettings settings, int index, int& exit_code) {
   CourseClient client(o.url, o.token);
@@ -107,25 +139,24 @@ void slot(const WorkerOptions& o, WorkerSettings settings, int index, int& exit_
     }
     const auto job = lease.body.value("job", std::int64_t{0});
     const std::string secret = lease.body.value("lease", "");
-    say("slot {}: job {} ({}): {} - {}\n", index, job, lease.body.value("kind", ""),
-        lease.body["white"].value("name", "?"), lease.body["black"].value("name", "?"));
+    const std::string kind = lease.body.value("kind", "");
+    say("slot {}: job {} ({}): {}\n", index, job, kind, job_title(lease.body));
     try {
       LeaseKeeper keeper(o, job, secret, lease.body.value("lease_seconds", 60));
-      const PlayedJob played = play_job(client, lease.body, settings);
-      if (!played.played) {
-        say("slot {}: job {} given back: {}\n", index, job, played.why_not);
+      const Outcome done = kind == "check" ? check(client, lease.body, settings)
+                                           : play(client, lease.body, settings);
+      if (!done.why_not.empty()) {
+        say("slot {}: job {} given back: {}\n", index, job, done.why_not);
         client.post(fmt::format("/api/worker/jobs/{}/release", job),
-                    {{"lease", secret}, {"reason", played.why_not}});
+                    {{"lease", secret}, {"reason", done.why_not}});
         sleep_for(o.poll_s);
         continue;
       }
-      const auto posted =
-          client.post(fmt::format("/api/worker/jobs/{}/result", job),
-                      {{"lease", secret},
-                       {"record", played.record},
-                       {"logs", {{"white", played.white_log}, {"black", played.black_log}}}});
+      nlohmann::json result = done.result;
+      result["lease"] = secret;
+      const auto posted = client.post(fmt::format("/api/worker/jobs/{}/result", job), result);
       if (posted.status == 200)
-        say("slot {}: job {} done: {}\n", index, job, played.summary);
+        say("slot {}: job {} done: {}\n", index, job, done.summary);
       else
         say("slot {}: job {} not taken ({}): {}\n", index, job, posted.status, posted.error());
     } catch (const std::exception& e) {
@@ -186,8 +217,9 @@ void add_course_worker(CLI::App& course, int& exit_code) {
   auto o = std::make_shared<WorkerOptions>();
   auto* cmd = course.add_subcommand(
       "worker",
-      "Play a course server's ladder and challenge games on this machine: leases games over the "
-      "API, builds each hand-in once (cached by hash), plays in the sandbox, posts the records");
+      "Play a course server's ladder and challenge games (and check its hand-ins, with serve "
+      "--checks-on-workers) on this machine: leases jobs over the API, builds each hand-in once "
+      "(cached by hash), plays in the sandbox, posts the records and verdicts");
   cmd->add_option("url", o->url, "The course server, e.g. http://course.example.org:8080")
       ->required();
   cmd->add_option("--token", o->token,

@@ -13,6 +13,7 @@
 
 #include "cli/commands.hpp"
 #include "core/file_tail.hpp"
+#include "course/check_report.hpp"
 #include "course/credentials.hpp"
 #include "referee/record.hpp"
 #include "sandbox/child_process.hpp"
@@ -48,6 +49,40 @@ class FileLock {
   int fd_;
 };
 
+// A hand-in's file from the server, whole (its SHA-256 is its name), into `file`.
+std::optional<std::string> fetch_handin(CourseClient& client, const std::string& hash,
+                                        const fs::path& file) {
+  const std::string bytes = client.get_bytes(fmt::format("/api/worker/files/{}", hash), kMaxHandin);
+  // The hash is the cache's key: a copy that does not match it is never kept.
+  if (course::sha256_hex(bytes) != hash)
+    return "the hand-in's file did not arrive whole (its SHA-256 differs)";
+  write_file_atomically(file, bytes);
+  return std::nullopt;
+}
+
+// The cache folder of the hand-in a lease names, or why its names are not as they must be.
+std::optional<fs::path> handin_dir(const nlohmann::json& side, const WorkerSettings& settings,
+                                   std::string& why_not) {
+  static const std::regex hash_form("[0-9a-f]{64}"), name_form(R"(handin(\.[a-z.]+)?)");
+  if (!side.is_object() || !std::regex_match(side.value("hash", ""), hash_form) ||
+      !std::regex_match(side.value("file_name", "handin"), name_form)) {
+    why_not = "the server named the hand-in strangely";
+    return std::nullopt;
+  }
+  return settings.cache / "handins" / side.value("hash", "");
+}
+
+// A job's own folder, empty, also when workers share a cache.
+fs::path job_dir(const WorkerSettings& settings, const std::string& kind, std::int64_t job) {
+  const fs::path dir =
+      settings.cache / kind /
+      fmt::format("{}-{}-{}", job, ::getpid(),
+                  std::hash<std::thread::id>{}(std::this_thread::get_id()) % 1000000);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
 struct Built {
   bool ok = false;
   std::string why_not, run, root;
@@ -56,24 +91,19 @@ struct Built {
 // The hand-in with this hash, built in the cache (once), or why it does not build here.
 Built build_handin(CourseClient& client, const std::string& game, const nlohmann::json& side,
                    const WorkerSettings& settings) {
-  static const std::regex hash_form("[0-9a-f]{64}"), name_form(R"(handin(\.[a-z.]+)?)");
+  std::string why_not;
+  const auto found = handin_dir(side, settings, why_not);
+  if (!found) return {false, why_not, {}, {}};
+  const fs::path dir = *found;
   const std::string hash = side.value("hash", "");
   const std::string file_name = side.value("file_name", "handin");
-  if (!std::regex_match(hash, hash_form) || !std::regex_match(file_name, name_form))
-    return {false, "the server named the hand-in strangely", {}, {}};
-  const fs::path dir = settings.cache / "handins" / hash;
   fs::create_directories(dir);
   FileLock lock(dir / "lock");
   const fs::path verdict_file = dir / "check" / "verdict.json";
   auto verdict = nlohmann::json::parse(read_tail(verdict_file, 4u << 20), nullptr, false);
   if (verdict.is_discarded() || !verdict.is_object()) {
     const fs::path input = dir / file_name;
-    const std::string bytes =
-        client.get_bytes(fmt::format("/api/worker/files/{}", hash), kMaxHandin);
-    // The hash is the cache's key: a copy that does not match it is never kept.
-    if (course::sha256_hex(bytes) != hash)
-      return {false, "the hand-in's file did not arrive whole (its SHA-256 differs)", {}, {}};
-    write_file_atomically(input, bytes);
+    if (const auto broken = fetch_handin(client, hash, input)) return {false, *broken, {}, {}};
     fs::remove_all(dir / "check");
     DetachedChildOptions child;
     child.command = fmt::format("exec {} handin check {} {} --out {} --no-smoke --sandbox {} {}",
@@ -161,12 +191,7 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
   white->name = "white";
   black->name = "black";
 
-  // Its own folder, also when workers share a cache.
-  const fs::path dir =
-      settings.cache / "games" /
-      fmt::format("{}-{}-{}", lease.value("job", 0), ::getpid(),
-                  std::hash<std::thread::id>{}(std::this_thread::get_id()) % 1000000);
-  fs::remove_all(dir);
+  const fs::path dir = job_dir(settings, "games", lease.value("job", 0));
   fs::create_directories(dir / "run");
   fs::create_directories(dir / "files");
   tournament::EventSettings s;
@@ -195,11 +220,8 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
   const GameRecord record = tournament::match_runner_for(game)->play(req);
   out.played = true;
   // The worker's own paths are nobody's business on the server.
-  std::string text = to_json(record).dump();
-  for (const std::string& prefix : {dir.string() + "/", settings.cache.string() + "/"})
-    for (std::size_t at; (at = text.find(prefix)) != std::string::npos;)
-      text.erase(at, prefix.size());
-  out.record = nlohmann::json::parse(text);
+  out.record = nlohmann::json::parse(course::without_prefixes(
+      to_json(record).dump(), {dir.string() + "/", settings.cache.string() + "/"}));
   out.white_log = read_tail(fs::path(req.stem) += ".white.log", kMaxLog);
   out.black_log = read_tail(fs::path(req.stem) += ".black.log", kMaxLog);
   out.summary =
@@ -207,6 +229,93 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
                   lease["black"].value("name", "?"), outcome_key(record.outcome), record.reason,
                   record.moves.size(),
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return out;
+}
+
+namespace {
+
+// The server's options for a check, as separate words: plain options only, and none that would
+// change where the check writes or what protects this machine.
+std::optional<std::string> check_options(const nlohmann::json& words, std::string& why_not) {
+  static const std::regex plain("[A-Za-z0-9_.,:=/+-]{1,200}");
+  std::string joined;
+  for (const auto& w : words.is_array() ? words : nlohmann::json::array()) {
+    const std::string word = w.is_string() ? w.get<std::string>() : std::string();
+    if (!std::regex_match(word, plain) || word.starts_with("--sandbox") ||
+        word.starts_with("--out") || word == "-o") {
+      why_not = "the server asked for a check option this worker does not take: " + word;
+      return std::nullopt;
+    }
+    joined += " " + shell_quote(word);
+  }
+  return joined;
+}
+
+}  // namespace
+
+CheckedJob check_job(CourseClient& client, const nlohmann::json& lease,
+                     const WorkerSettings& settings) {
+  CheckedJob out;
+  const GameInfo& game = game_named(lease.value("game", ""));
+  const auto options = check_options(lease.value("check_options", nlohmann::json::array()),
+                                     out.why_not);
+  if (!options) return out;
+  const nlohmann::json& side = lease["handin"];
+  if (!handin_dir(side, settings, out.why_not)) return out;
+  // A folder of its own: a version being checked again may be playing games from its cached
+  // build meanwhile.
+  const fs::path dir = job_dir(settings, "checks", lease.value("job", 0));
+  const fs::path input = dir / side.value("file_name", "handin");
+  if (const auto broken = fetch_handin(client, side.value("hash", ""), input)) {
+    out.why_not = *broken;
+    return out;
+  }
+  const fs::path output = dir / "check-output.txt";
+  DetachedChildOptions child;
+  child.command = fmt::format(
+      "exec {} handin {} {} {} --out {} --sandbox {}{}", shell_quote(own_binary().string()),
+      lease.value("grade", false) ? "grade" : "check", shell_quote(std::string(game.name)),
+      shell_quote(input.string()), shell_quote((dir / "check").string()),
+      sandbox_mode_key(settings.sandbox), *options);
+  child.working_dir = dir;
+  child.output_file = output;
+  child.output_cap = 0;  // followed live; the check bounds what it prints itself
+  const auto began = std::chrono::steady_clock::now();
+  ChildProcess process(std::move(child));
+  const std::string renew = fmt::format("/api/worker/jobs/{}/renew", lease.value("job", 0));
+  std::string told;
+  while (!process.wait_exit(std::chrono::seconds(2))) {
+    // The student follows the stages, as with the server's own checks.
+    std::string tail = read_tail(output, 16 * 1024);
+    if (tail == told) continue;
+    told = tail;
+    try {
+      client.post(renew, {{"lease", lease.value("lease", "")}, {"output", std::move(tail)}});
+    } catch (const std::exception&) {
+      // The server is away for a moment: the stage shows at the next change.
+    }
+  }
+  course::CheckReport report =
+      course::read_check_folder(dir / "check", output, process.exit_description());
+  const std::vector<std::string> paths = {(dir / "check" / "agent").string() + "/",
+                                          (dir / "check").string() + "/", dir.string() + "/",
+                                          settings.cache.string() + "/"};
+  const auto strip = [&](std::string text) {
+    return course::without_prefixes(std::move(text), paths);
+  };
+  report.build_log = strip(report.build_log);
+  report.output = strip(report.output);
+  out.checked = true;
+  out.report = nlohmann::json::parse(strip(course::check_report_json(report).dump(
+                                         -1, ' ', false, nlohmann::json::error_handler_t::replace)),
+                                     nullptr, false);
+  const std::string verdict =
+      report.verdict.is_object() ? report.verdict.value("verdict", "?") : "no verdict";
+  out.summary = fmt::format("{}: {}, {:.1f} s", side.value("name", "?"), verdict,
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - began)
+                                .count());
   std::error_code ec;
   fs::remove_all(dir, ec);
   return out;

@@ -3,52 +3,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <array>
-#include <sstream>
-
 #include "core/file_tail.hpp"
-#include "referee/record.hpp"
+#include "course/check_report.hpp"
 #include "sandbox/cgroup.hpp"
 #include "sandbox/child_process.hpp"
 
 namespace arena::course {
 namespace fs = std::filesystem;
-namespace {
-
-constexpr std::size_t kMaxKeptLog = 64 * 1024;        // a build log's or agent log's tail
-constexpr std::size_t kMaxVerdict = 4 * 1024 * 1024;  // verdict.json, a smoke record
-
-// The check's live stage: its last "name: detail" line, and whether the build has passed.
-struct Progress {
-  std::string stage;
-  bool built = false;
-};
-
-Progress read_progress(const fs::path& output) {
-  Progress p;
-  std::istringstream lines(read_tail(output, 256 * 1024));
-  for (std::string line; std::getline(lines, line);) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos || colon > 8) continue;
-    const std::string name = line.substr(0, colon);
-    // `arena handin check`'s stages (cli/handin_prepare.cpp): building until the build has
-    // passed, then checking (the run command, "game 1", "game 2", the grading).
-    static constexpr std::array kBuilding = {"unpack", "recipe", "flags", "build"};
-    const bool building = std::find(kBuilding.begin(), kBuilding.end(), name) != kBuilding.end();
-    const bool checking = name == "run" || name.starts_with("game") || name == "grade";
-    if (!building && !checking) continue;
-    p.stage = line.substr(0, 300);
-    if (checking) p.built = true;
-  }
-  return p;
-}
-
-std::string valid_utf8_json(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-}  // namespace
-
 std::string checked_file_name(const std::string& uploaded_name) {
   std::string lower;
   for (char c : uploaded_name)
@@ -66,7 +27,7 @@ Checker::~Checker() {
 }
 
 void Checker::start() {
-  for (int i = 0; i < std::max(1, options_.parallel); ++i)
+  for (int i = 0; i < (options_.on_workers ? 1 : std::max(1, options_.parallel)); ++i)
     threads_.emplace_back([this] { loop(); });
 }
 
@@ -88,6 +49,18 @@ void Checker::stop() {
 
 void Checker::loop() {
   while (!stopping_.load()) {
+    if (options_.on_workers) {
+      // Workers check: hand-ins become jobs, and their verdicts come with the jobs' results.
+      try {
+        if (store_.queue_check_jobs() > 0 && options_.on_verdict) options_.on_verdict();
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "course: queueing checks failed: {}\n", e.what());
+      }
+      std::unique_lock lock(mutex_);
+      wake_.wait_for(lock, std::chrono::seconds(2), [this] { return woken_ || stopping_.load(); });
+      woken_ = false;
+      continue;
+    }
     std::optional<Submission> next;
     try {
       next = store_.take_queued();
@@ -146,7 +119,7 @@ void Checker::check(const Submission& s) {
       remove_stale_cgroups();
       return;  // still `building` or `checking`: requeued at the next start
     }
-    const Progress p = read_progress(output);
+    const CheckProgress p = check_progress(read_tail(output, 256 * 1024));
     if (p.stage != shown_stage || p.built != shown_checking) {
       shown_stage = p.stage;
       shown_checking = p.built;
@@ -156,66 +129,19 @@ void Checker::check(const Submission& s) {
 
   // The student sees what the check says: paths on the server become paths in the hand-in.
   const auto without_paths = [&](std::string text) {
-    for (const std::string& prefix :
-         {(out / "agent").string() + "/", out.string() + "/", dir.string() + "/", dir.string()})
-      for (std::size_t at; (at = text.find(prefix)) != std::string::npos;)
-        text.erase(at, prefix.size());
-    return text;
+    return without_prefixes(std::move(text), {(out / "agent").string() + "/", out.string() + "/",
+                                              dir.string() + "/", dir.string()});
   };
-  const std::string status = process.exit_description();
-  nlohmann::json verdict =
-      nlohmann::json::parse(read_tail(out / "verdict.json", kMaxVerdict), nullptr, false);
-  if (verdict.is_discarded() || !verdict.is_object() || !verdict.contains("verdict")) {
-    // The check itself broke (not the hand-in): say so; staff can re-check it.
-    const std::string why = "the check did not finish (" + status + ")";
-    store_.finish_check(s.id, false, why,
-                        valid_utf8_json({{"verdict", "rejected"}, {"reason", why}}),
-                        without_paths(read_tail(output, kMaxKeptLog)), std::nullopt, {});
-    store_.log_event("checker", "check-failed", fmt::format("hand-in {}: {}", s.id, why));
-    return;
-  }
-  verdict = nlohmann::json::parse(without_paths(valid_utf8_json(verdict)), nullptr, false);
-  if (verdict.is_discarded()) verdict = nlohmann::json{{"verdict", "rejected"}, {"reason", status}};
-  const bool accepted = verdict.value("verdict", "") == "accepted";
-  const std::string reason = verdict.value("reason", "");
-  std::optional<std::string> grade;
-  if (verdict.contains("grade")) grade = valid_utf8_json(verdict["grade"]);
-
-  std::vector<NewGame> games;
-  for (const auto& g : verdict.value("games", nlohmann::json::array())) {
-    const fs::path record_file = out / g.value("record", "");
-    auto record = nlohmann::json::parse(read_tail(record_file, kMaxVerdict), nullptr, false);
-    if (record.is_discarded()) continue;
-    NewGame game;
-    game.kind = "smoke";
-    const bool white = g.value("side", "") == "white";
-    const std::string me = s.login + " #" + std::to_string(s.id);
-    game.white = white ? me : "random";
-    game.black = white ? "random" : me;
-    (white ? game.white_submission : game.black_submission) = s.id;
-    try {
-      game.result = std::string(outcome_key(record_from_json(record).outcome));
-    } catch (const std::exception&) {
-      continue;  // not a record arena wrote: nothing to show
-    }
-    game.reason = g.value("reason", "");
-    game.plies = g.value("plies", 0);
-    // The viewer names the hand-in as the pages do, not by the check's name for it.
-    if (record.contains("players") && record["players"].contains(white ? "white" : "black"))
-      record["players"][white ? "white" : "black"]["name"] = me;
-    game.record = without_paths(valid_utf8_json(record));
-    fs::path log = record_file;
-    log.replace_extension(std::string(".") + (white ? "white" : "black") + ".log");
-    game.logs.emplace_back(s.id, read_tail(log, kMaxKeptLog));
-    games.push_back(std::move(game));
-  }
-  store_.finish_check(s.id, accepted, reason, valid_utf8_json(verdict),
-                      without_paths(read_tail(out / "build.log", kMaxKeptLog)), grade, games);
+  const CheckResult o =
+      judge_check(s, read_check_folder(out, output, process.exit_description()), without_paths);
+  store_.finish_check(s.id, o);
+  if (o.broken)
+    store_.log_event("checker", "check-failed", fmt::format("hand-in {}: {}", s.id, o.reason));
   // The disk is shared: what the verdict keeps is in the database; an accepted hand-in keeps its
   // built agent (for the games it will play), a rejected one nothing.
   std::error_code ec;
   fs::remove(input, ec);
-  if (!accepted) fs::remove_all(dir, ec);
+  if (!o.accepted) fs::remove_all(dir, ec);
 }
 
 }  // namespace arena::course

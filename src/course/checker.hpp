@@ -1,5 +1,5 @@
 #pragma once
-// Checks hand-ins as they come, `parallel` at a time: each runs as `arena handin check` (or `handin
+// Checks hand-ins as they come, `parallel` at a time (or hands them to workers as jobs): each runs as `arena handin check` (or `handin
 // grade` where the game has the course's grading) in its own process, so nothing a hand-in does can
 // reach the server. Its stage lines move the hand-in through building and checking; its
 // verdict.json, smoke games and logs are stored in one transaction at the end.
@@ -24,6 +24,9 @@ struct CheckerOptions {
   bool grade = false;      // `arena handin grade` instead of check
   std::string extra_args;  // more options for the check (shell words), e.g. "--smoke-plies 20"
   int parallel = 1;        // checks at once
+  // Workers check the hand-ins (as "check" jobs, the server's own worker among them) instead
+  // of this server's checker.
+  bool on_workers = false;
   std::function<void()> on_verdict;  // called after each verdict is stored (the ladder looks)
 };
 
@@ -34,6 +37,7 @@ class Checker {
   Checker(const Checker&) = delete;
   Checker& operator=(const Checker&) = delete;
 
+  const CheckerOptions& options() const { return options_; }
   void start();
   // Something was queued: look now rather than at the next poll.
   void wake();

@@ -9,6 +9,8 @@
 #include <stdexcept>
 
 #include "core/file_tail.hpp"
+#include "course/checker.hpp"
+#include "course/file_store.hpp"
 #include "course/tar_writer.hpp"
 #include "sandbox/cgroup.hpp"
 #include "sandbox/child_process.hpp"
@@ -59,7 +61,10 @@ FinalState FinalTournament::state() {
   const auto n = static_cast<int>(s.entrants.size());
   s.total = n * (n - 1);
   if (s.state != "none") s.played = games_played();
-  if (s.state == "running" && s.shards > 0)
+  // Said once the script is written (the plan takes a moment after the start).
+  std::error_code ec;
+  if (s.state == "running" && s.shards > 0 &&
+      fs::exists(event_dir() / "cluster" / "slurm.sbatch", ec))
     s.next = fmt::format("sbatch {}", (event_dir() / "cluster" / "slurm.sbatch").string());
   return s;
 }
@@ -87,22 +92,13 @@ FinalState FinalTournament::begin(const FinalRequest& r, const std::string& by) 
     throw std::invalid_argument(
         fmt::format("{} student(s) had an accepted hand-in by {}: a tournament needs two",
                     entrants.size(), r.cutoff));
-  std::string participants;
   nlohmann::json listed = nlohmann::json::array();
-  for (const Submission& s : entrants) {
-    const auto [run, root] = built_agent(options_.course_dir, s.id);
-    if (run.empty() || root.empty() || root.find_first_of(" \t\n") != std::string::npos)
-      throw std::invalid_argument(fmt::format(
-          "the build of {}'s hand-in {} is gone: check it again (staff page) and start again",
-          s.login, s.id));
-    participants += fmt::format("{}: dir={} command {}\n", s.login, root, run);
+  for (const Submission& s : entrants)
     listed.push_back({{"login", s.login}, {"name", s.name}, {"submission", s.id}});
-  }
   if (thread_.joinable()) thread_.join();  // the one before, finished
   std::error_code ec;
   fs::remove_all(dir(), ec);
   fs::create_directories(dir());
-  std::ofstream(dir() / "participants.txt") << participants;
 
   store_.set_setting("final_cutoff", r.cutoff);
   store_.set_setting("final_ladder", r.pause_ladder ? "paused" : "on");
@@ -168,11 +164,53 @@ bool FinalTournament::run_step(const std::string& command, const std::string& wh
   return false;
 }
 
+bool FinalTournament::build_entrant(const FinalEntrant& e) {
+  const auto s = store_.submission(e.submission);
+  if (!s) {
+    fail(fmt::format("{}'s hand-in {} is gone", e.login, e.submission));
+    return false;
+  }
+  const fs::path work = options_.course_dir / "work" / std::to_string(s->id);
+  fs::remove_all(work);
+  fs::create_directories(work);
+  const fs::path input = work / checked_file_name(s->file_name);
+  fs::copy_file(FileStore(options_.course_dir / "files").path(s->file_hash), input);
+  return run_step(fmt::format("{} handin check {} {} --out {} --no-smoke {}",
+                              shell_quote(options_.arena_binary.string()),
+                              shell_quote(options_.game), shell_quote(input.string()),
+                              shell_quote((work / "check").string()), options_.check_args),
+                  "build-" + std::to_string(s->id));
+}
+
+bool FinalTournament::write_participants() {
+  const fs::path file = dir() / "participants.txt";
+  if (fs::exists(file)) return true;
+  std::string participants;
+  for (const FinalEntrant& e : state().entrants) {
+    auto agent = built_agent(options_.course_dir, e.submission);
+    // A hand-in a worker checked has no build here yet, nor one whose build was removed.
+    if (agent.first.empty()) {
+      if (!build_entrant(e)) return false;
+      agent = built_agent(options_.course_dir, e.submission);
+    }
+    const auto& [run, root] = agent;
+    if (run.empty() || root.empty() || root.find_first_of(" \t\n") != std::string::npos) {
+      fail(fmt::format("{}'s hand-in {} does not build on the server", e.login, e.submission));
+      return false;
+    }
+    participants += fmt::format("{}: dir={} command {}\n", e.login, root, run);
+  }
+  std::ofstream(dir() / "participants.txt.partial") << participants;
+  fs::rename(dir() / "participants.txt.partial", file);
+  return true;
+}
+
 void FinalTournament::run(int shards, int move_time_ms) {
   try {
     const std::string arena = shell_quote(options_.arena_binary.string());
     const std::string event = shell_quote(event_dir().string());
     const int move_time = move_time_ms > 0 ? move_time_ms : options_.move_time_ms;
+    if (!write_participants()) return;
     std::error_code ec;
     if (!fs::exists(event_dir() / "journal.jsonl", ec) &&
         !run_step(fmt::format("{} tournament plan {} -f {} -o {} --seed 1{}", arena,

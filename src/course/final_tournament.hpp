@@ -23,6 +23,7 @@ struct FinalOptions {
   std::filesystem::path course_dir;
   std::string game;
   int move_time_ms = 0;  // 0: the game's course limit
+  std::string check_args;  // the server's options for checks, for the builds made here
 };
 
 struct FinalEntrant {
@@ -52,8 +53,8 @@ class FinalTournament {
   FinalTournament(const FinalTournament&) = delete;
   FinalTournament& operator=(const FinalTournament&) = delete;
 
-  // Starts it. Throws std::invalid_argument (fewer than two entrants, a version whose build is
-  // gone) or std::logic_error (one is running already).
+  // Starts it. Throws std::invalid_argument (fewer than two entrants) or std::logic_error (one
+  // is running already, or hand-ins before the cut-off are still being checked).
   FinalState begin(const FinalRequest& request, const std::string& by);
   FinalState state();
   bool done() { return store_.setting("final_state").value_or("none") == "done"; }
@@ -77,6 +78,9 @@ class FinalTournament {
   std::filesystem::path event_dir() const { return dir() / "event"; }
   void run(int shards, int move_time_ms);
   bool run_step(const std::string& command, const std::string& what);
+  // participants.txt, each entrant's build made here first where the server has none.
+  bool write_participants();
+  bool build_entrant(const FinalEntrant& entrant);
   int games_played() const;
   void fail(const std::string& why);
 };

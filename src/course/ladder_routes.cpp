@@ -36,7 +36,8 @@ nlohmann::json job_json(CourseContext& ctx, const Job& j) {
     }
   return {{"id", j.id},
           {"white_name", name(j.white_submission, j.white_agent)},
-          {"black_name", name(j.black_submission, j.black_agent)},
+          {"black_name", j.kind == "check" ? std::string("(its check)")
+                                           : name(j.black_submission, j.black_agent)},
           {"result", result},
           {"reason", reason},
           {"kind", j.kind},

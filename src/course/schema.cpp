@@ -122,6 +122,37 @@ CREATE TABLE workers (
   games INTEGER NOT NULL DEFAULT 0
 );
 )sql",
+    // 3: workers check hand-ins too ("check" jobs). SQLite cannot change a CHECK constraint: the
+    // table is made again (SQLite's way: foreign keys off meanwhile, checked before the commit).
+    R"sql(
+CREATE TABLE jobs_new (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL CHECK (kind IN ('ladder', 'challenge', 'check')),
+  white_submission INTEGER REFERENCES submissions (id),
+  black_submission INTEGER REFERENCES submissions (id),
+  white_agent TEXT NOT NULL DEFAULT '',
+  black_agent TEXT NOT NULL DEFAULT '',
+  requester INTEGER REFERENCES users (id),
+  state TEXT NOT NULL CHECK (state IN ('queued', 'leased', 'done', 'cancelled')),
+  worker TEXT NOT NULL DEFAULT '',
+  lease TEXT NOT NULL DEFAULT '',
+  lease_expires INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  priority INTEGER NOT NULL DEFAULT 0,
+  game_id INTEGER REFERENCES games (id),
+  created TEXT NOT NULL,
+  finished TEXT
+);
+INSERT INTO jobs_new SELECT id, kind, white_submission, black_submission, white_agent,
+  black_agent, requester, state, worker, lease, lease_expires, attempts, priority, game_id,
+  created, finished FROM jobs;
+DELETE FROM sqlite_sequence WHERE name = 'jobs_new';
+INSERT INTO sqlite_sequence (name, seq) SELECT 'jobs_new', seq FROM sqlite_sequence
+  WHERE name = 'jobs';
+DROP TABLE jobs;
+ALTER TABLE jobs_new RENAME TO jobs;
+CREATE INDEX jobs_by_state ON jobs (state, id);
+)sql",
 };
 
 }  // namespace
@@ -131,11 +162,27 @@ int schema_version() {
 }
 
 void migrate(Database& db) {
+  // Off while the schema changes (a table made again would break its references for a
+  // moment); every migration's result is checked before its commit. A no-op in a transaction.
+  db.exec("PRAGMA foreign_keys = OFF");
+  struct KeysBackOn {
+    Database& db;
+    ~KeysBackOn() {
+      try {
+        db.exec("PRAGMA foreign_keys = ON");
+      } catch (const std::exception&) {
+        // The database is failing: the next statement says so.
+      }
+    }
+  } keys_back_on{db};
   for (;;) {
     Transaction t(db);
-    auto q = db.prepare("PRAGMA user_version");
-    q.step();
-    const auto version = q.integer(0);
+    // Read and let go: a statement still open would lock the tables a migration drops.
+    const auto version = [&db] {
+      auto q = db.prepare("PRAGMA user_version");
+      q.step();
+      return q.integer(0);
+    }();
     if (version > schema_version())
       throw std::runtime_error(fmt::format(
           "the course database has schema version {}, newer than this arena's {}: use a newer "
@@ -143,6 +190,11 @@ void migrate(Database& db) {
           version, schema_version()));
     if (version == schema_version()) return;
     db.exec(kMigrations[static_cast<std::size_t>(version)]);
+    if (db.prepare("PRAGMA foreign_key_check").step())
+      throw std::runtime_error(
+          fmt::format("the course database's migration to version {} broke a reference: it was "
+                      "left as it was",
+                      version + 1));
     db.exec(fmt::format("PRAGMA user_version = {}", version + 1));
     t.commit();
   }

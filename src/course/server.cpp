@@ -32,7 +32,7 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   if (!info) throw std::runtime_error("the course's game '" + game + "' is unknown");
   // A server killed with its checks left their sandboxes' cgroups behind.
   remove_stale_cgroups();
-  if (const int redo = store.requeue_interrupted(); redo > 0) {
+  if (const int redo = store.requeue_interrupted(o.checks_on_workers); redo > 0) {
     fmt::print(out, "{} hand-in(s) left half checked go back to the queue\n", redo);
     store.log_event("server", "requeue", fmt::format("{} hand-in(s) after a stop", redo));
   }
@@ -44,12 +44,13 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   check.grade = o.grade && game == "soccer";
   check.extra_args = o.check_args;
   check.parallel = o.checks;
+  check.on_workers = o.checks_on_workers;
   Ladder ladder(store, o.ladder);
   check.on_verdict = [&ladder] { ladder.wake(); };
   Checker checker(store, files, check);
   LoginLimiter limiter;
   FinalTournament final_tournament(store, ladder,
-                                   {check.arena_binary, dir.root, game, o.move_time_ms});
+                                   {check.arena_binary, dir.root, game, o.move_time_ms, o.check_args});
   CourseContext ctx{store,    files, checker,       limiter, ladder, final_tournament,
                     o.limits, game,  o.move_time_ms};
 

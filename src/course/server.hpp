@@ -20,6 +20,7 @@ struct CourseServerOptions {
   std::string check_args;  // more options for `arena handin check`
   bool grade = true;       // grade where the game has the course's grading (Paper Soccer)
   int checks = 1;          // hand-ins checked at once
+  bool checks_on_workers = false;  // workers (this machine's among them) check the hand-ins
   // The ladder: games at once on this machine (-1: as its cores allow; 0: none, workers on other
   // machines play them all), their time per move (0: the game's course limit), the lease a
   // worker holds a game under, and games kept waiting for workers.

@@ -320,21 +320,28 @@ void Store::set_progress(std::int64_t id, const std::string& state, const std::s
       .run();
 }
 
-void Store::finish_check(std::int64_t id, bool accepted, const std::string& reason,
-                         const std::string& verdict, const std::string& build_log,
-                         const std::optional<std::string>& grade,
-                         const std::vector<NewGame>& games) {
+void Store::finish_check(std::int64_t id, const CheckResult& result) {
   std::lock_guard lock(mutex_);
   ++generation_;
   Transaction t(db_);
-  // The verdict and its games appear together or not at all.
+  finish_check_locked(id, result);
+  t.commit();
+}
+
+void Store::finish_check_locked(std::int64_t id, const CheckResult& r) {
+  // The verdict and its games appear together or not at all (the caller's transaction).
   db_.prepare(
          "UPDATE submissions SET state = ?2, stage = '', reason = ?3, verdict = ?4, "
          "build_log = ?5, grade = ?6, checked = ?7 WHERE id = ?1")
-      .with(id, accepted ? "accepted" : "rejected", reason, verdict, build_log, grade, utc_now())
+      .with(id, r.accepted ? "accepted" : "rejected", r.reason, r.verdict, r.build_log, r.grade,
+            utc_now())
       .run();
-  for (const NewGame& g : games) insert_game_locked(g);
-  t.commit();
+  db_.prepare(
+         "DELETE FROM games WHERE kind = 'smoke' AND (white_submission = ?1 OR "
+         "black_submission = ?1)")
+      .with(id)
+      .run();
+  for (const NewGame& g : r.games) insert_game_locked(g);
 }
 
 std::int64_t Store::insert_game_locked(const NewGame& g) {
@@ -359,14 +366,31 @@ std::int64_t Store::insert_game_locked(const NewGame& g) {
   return game_id;
 }
 
-int Store::requeue_interrupted() {
+int Store::requeue_interrupted(bool checks_on_workers) {
   std::lock_guard lock(mutex_);
   ++generation_;
-  db_.prepare(
-         "UPDATE submissions SET state = 'queued', stage = '' "
-         "WHERE state IN ('building', 'checking')")
-      .run();
-  return db_.changes();
+  Transaction t(db_);
+  if (checks_on_workers) {
+    // Workers went on checking while the server was down: their checks stay theirs.
+    db_.prepare(
+           "UPDATE submissions SET state = 'queued', stage = '' WHERE state IN ('building', "
+           "'checking') AND id NOT IN (SELECT white_submission FROM jobs WHERE kind = 'check' "
+           "AND state IN ('queued', 'leased'))")
+        .run();
+  } else {
+    db_.prepare(
+           "UPDATE jobs SET state = 'cancelled', finished = ?1 WHERE kind = 'check' AND "
+           "state IN ('queued', 'leased')")
+        .with(utc_now())
+        .run();
+    db_.prepare(
+           "UPDATE submissions SET state = 'queued', stage = '' "
+           "WHERE state IN ('building', 'checking')")
+        .run();
+  }
+  const int changed = db_.changes();
+  t.commit();
+  return changed;
 }
 
 bool Store::requeue(std::int64_t id) {

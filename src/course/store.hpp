@@ -85,6 +85,18 @@ struct NewGame {
   std::optional<std::int64_t> requester;  // a challenge's: its games are theirs alone
 };
 
+// A hand-in's verdict as stored: its smoke games with it, in one transaction.
+struct CheckResult {
+  bool accepted = false;
+  std::string reason, verdict, build_log;  // verdict: the JSON stored
+  std::optional<std::string> grade;
+  std::vector<NewGame> games;
+  bool broken = false;  // the check itself did not finish (not the hand-in's fault)
+};
+
+// What a hand-in waiting for a worker's check shows as its stage.
+inline constexpr const char* kWaitingForWorker = "waiting for a worker";
+
 // A game to be played, leased to a worker: each side a hand-in or a built-in agent ("engine
 // level=3"). States: queued, leased (a worker plays it until lease_expires), done, cancelled.
 struct Job {
@@ -163,11 +175,11 @@ class Store {
   // The oldest queued hand-in, now `building`; nullopt when none waits.
   std::optional<Submission> take_queued();
   void set_progress(std::int64_t id, const std::string& state, const std::string& stage);
-  void finish_check(std::int64_t id, bool accepted, const std::string& reason,
-                    const std::string& verdict, const std::string& build_log,
-                    const std::optional<std::string>& grade, const std::vector<NewGame>& games);
-  // Hand-ins a stopped server left half checked go back to the queue; gives how many.
-  int requeue_interrupted();
+  void finish_check(std::int64_t id, const CheckResult& result);
+  // Hand-ins a stopped server left half checked go back to the queue; gives how many. With
+  // checks on workers, those a worker holds (or will) stay with their jobs; without, such jobs
+  // are cancelled and their hand-ins checked here.
+  int requeue_interrupted(bool checks_on_workers);
   // Back to the queue, its old smoke games gone (re-check by staff); false when it is not
   // finished (queued or being checked already).
   bool requeue(std::int64_t id);
@@ -206,6 +218,12 @@ class Store {
   // was down; their games are not taken from them for that).
   void extend_leases(std::int64_t until);
   std::optional<Job> job(std::int64_t id);
+  // Checks on workers: every queued hand-in becomes a "check" job (its earlier one, if a worker
+  // still holds it, is cancelled); gives how many.
+  int queue_check_jobs();
+  // The check job's verdict, stored once: false when the lease is not (or no longer) this one's.
+  bool finish_check_job(std::int64_t job_id, const std::string& lease, std::int64_t submission_id,
+                        const CheckResult& result);
   // Jobs in these states, oldest first (at most `limit`), or one requester's.
   std::vector<Job> jobs(const std::vector<std::string>& states, int limit);
   std::vector<Job> finished_jobs(int limit);  // newest first
@@ -257,6 +275,9 @@ class Store {
   std::vector<Submission> submissions_where(const std::string& where,
                                             std::optional<std::int64_t> value);
   std::int64_t insert_game_locked(const NewGame& game);
+  void finish_check_locked(std::int64_t id, const CheckResult& result);
+  // Check jobs given up reject their hand-ins; those queued again wait for a worker.
+  void settle_check_jobs_locked();
   void log_event_locked(const std::string& actor, const std::string& action,
                         const std::string& detail);
 };

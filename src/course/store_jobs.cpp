@@ -104,10 +104,11 @@ std::optional<Job> Store::lease_job(const std::string& worker, const std::string
   std::lock_guard lock(mutex_);
   Transaction t(db_);
   auto q = db_.prepare(
-      "SELECT id FROM jobs j WHERE state = 'queued' AND ((?1 AND kind = 'ladder') OR "
+      "SELECT id FROM jobs j WHERE state = 'queued' AND (kind = 'check' OR "
+      "(?1 AND kind = 'ladder') OR "
       "(kind = 'challenge' AND (SELECT COUNT(*) FROM jobs p WHERE p.kind = 'challenge' AND "
       "p.state = 'leased' AND p.requester = j.requester) < ?2)) "
-      "ORDER BY kind = 'challenge' DESC, priority DESC, id LIMIT 1");
+      "ORDER BY kind = 'check' DESC, kind = 'challenge' DESC, priority DESC, id LIMIT 1");
   q.with(ladder ? 1 : 0, kMaxChallengesPlaying);
   if (!q.step()) return std::nullopt;
   const auto id = q.integer(0);
@@ -165,7 +166,75 @@ bool Store::release_job(std::int64_t job_id, const std::string& lease) {
          "WHERE id = ?1 AND state = 'leased' AND lease = ?2")
       .with(job_id, lease, kMaxJobAttempts, utc_now())
       .run();
-  return db_.changes() == 1;
+  const bool released = db_.changes() == 1;
+  if (released) settle_check_jobs_locked();
+  return released;
+}
+
+int Store::queue_check_jobs() {
+  std::lock_guard lock(mutex_);
+  Transaction t(db_);
+  std::vector<std::int64_t> ids;
+  for (auto q = db_.prepare("SELECT id FROM submissions WHERE state = 'queued' ORDER BY id");
+       q.step();)
+    ids.push_back(q.integer(0));
+  if (ids.empty()) return 0;
+  ++generation_;
+  for (const auto id : ids) {
+    // A re-checked hand-in's earlier check, if a worker still has it, no longer counts.
+    db_.prepare(
+           "UPDATE jobs SET state = 'cancelled', finished = ?2 WHERE kind = 'check' AND "
+           "white_submission = ?1 AND state IN ('queued', 'leased')")
+        .with(id, utc_now())
+        .run();
+    db_.prepare(
+           "INSERT INTO jobs (kind, white_submission, state, created) "
+           "VALUES ('check', ?1, 'queued', ?2)")
+        .with(id, utc_now())
+        .run();
+    db_.prepare("UPDATE submissions SET state = 'building', stage = ?2 WHERE id = ?1")
+        .with(id, kWaitingForWorker)
+        .run();
+  }
+  t.commit();
+  return static_cast<int>(ids.size());
+}
+
+void Store::settle_check_jobs_locked() {
+  // A check no worker could finish is the hand-in's verdict only in that it did not finish.
+  db_.prepare(
+         "UPDATE submissions SET state = 'rejected', stage = '', reason = ?1, checked = ?2 "
+         "WHERE state IN ('building', 'checking') AND id IN (SELECT white_submission FROM jobs "
+         "WHERE kind = 'check' AND state = 'cancelled')")
+      .with(fmt::format("no worker could finish its check ({} tries): ask the staff to check it "
+                        "again",
+                        kMaxJobAttempts),
+            utc_now())
+      .run();
+  db_.prepare(
+         "UPDATE submissions SET state = 'building', stage = ?1 WHERE state IN ('building', "
+         "'checking') AND id IN (SELECT white_submission FROM jobs WHERE kind = 'check' AND "
+         "state = 'queued')")
+      .with(kWaitingForWorker)
+      .run();
+}
+
+bool Store::finish_check_job(std::int64_t job_id, const std::string& lease,
+                             std::int64_t submission_id, const CheckResult& result) {
+  std::lock_guard lock(mutex_);
+  Transaction t(db_);
+  auto q = db_.prepare(
+      "SELECT worker FROM jobs WHERE id = ?1 AND state = 'leased' AND lease = ?2 AND "
+      "kind = 'check' AND white_submission = ?3");
+  q.with(job_id, lease, submission_id);
+  if (!q.step()) return false;
+  ++generation_;
+  finish_check_locked(submission_id, result);
+  db_.prepare("UPDATE jobs SET state = 'done', finished = ?2 WHERE id = ?1")
+      .with(job_id, utc_now())
+      .run();
+  t.commit();
+  return true;
 }
 
 int Store::expire_leases(std::int64_t now) {
@@ -177,7 +246,10 @@ int Store::expire_leases(std::int64_t now) {
       .with(now, kMaxJobAttempts, utc_now())
       .run();
   const int changed = db_.changes();
-  if (changed > 0) ++generation_;
+  if (changed > 0) {
+    ++generation_;
+    settle_check_jobs_locked();
+  }
   return changed;
 }
 
@@ -254,7 +326,10 @@ int Store::cancel_ladder_jobs_outside(const std::vector<std::int64_t>& current) 
       .with(utc_now())
       .run();
   const int changed = db_.changes();
-  if (changed > 0) ++generation_;
+  if (changed > 0) {
+    ++generation_;
+    settle_check_jobs_locked();
+  }
   return changed;
 }
 
@@ -266,7 +341,10 @@ int Store::drop_planned_ladder_jobs() {
       .with(kRerunPriority)
       .run();
   const int changed = db_.changes();
-  if (changed > 0) ++generation_;
+  if (changed > 0) {
+    ++generation_;
+    settle_check_jobs_locked();
+  }
   return changed;
 }
 

@@ -1,14 +1,16 @@
-// Workers: they lease a job, fetch the hand-ins it plays (by hash, only while they hold it),
-// keep the lease alive while they play, and post the game's record. A worker signs in with its
+// Workers: they lease a job, fetch the hand-ins it plays or checks (by hash, only while they hold
+// it), keep the lease alive while they work, and post the game's record or the check's report. A worker signs in with its
 // own token, which opens nothing else; a record posted under a lease that ran out (the job went
 // to another worker) is refused, so no game counts twice.
 #include <fmt/format.h>
 
 #include <fstream>
 
+#include "course/check_report.hpp"
 #include "course/credentials.hpp"
 #include "course/routes.hpp"
 #include "referee/record.hpp"
+#include "sandbox/shell_words.hpp"
 #include "web/http_server.hpp"
 
 namespace arena::course {
@@ -64,12 +66,55 @@ std::optional<Job> held_job(CourseContext& ctx, const httplib::Request& req, htt
   return job;
 }
 
+// What a worker's lease says: the game's sides, or the hand-in to check and how.
+nlohmann::json lease_json(CourseContext& ctx, const Job& job, const std::string& lease) {
+  nlohmann::json j{{"job", job.id},
+                   {"kind", job.kind},
+                   {"lease", lease},
+                   {"lease_seconds", ctx.ladder.options().lease_seconds},
+                   {"game", ctx.game},
+                   {"move_time_ms", ctx.move_time_ms}};
+  if (job.kind == "check") {
+    const CheckerOptions& check = ctx.checker.options();
+    nlohmann::json words = nlohmann::json::array();
+    for (const ShellWord& w : shell_words(check.extra_args))
+      if (!w.op) words.push_back(w.text);
+    j["handin"] = side_json(ctx, job.white_submission, "");
+    j["grade"] = check.grade;
+    j["check_options"] = std::move(words);
+    return j;
+  }
+  j["white"] = side_json(ctx, job.white_submission, job.white_agent);
+  j["black"] = side_json(ctx, job.black_submission, job.black_agent);
+  return j;
+}
+
+// A worker's check of a hand-in: judged as the server's own checker judges its checks.
+void post_check_result(CourseContext& ctx, const nlohmann::json& body, const Job& job,
+                       httplib::Response& res) {
+  if (!body.contains("report") || !body["report"].is_object())
+    return web::send_error(res, 400, "send the check's report as 'report'");
+  const CheckReport report = check_report_from_json(body["report"]);
+  const auto s = job.white_submission ? ctx.store.submission(*job.white_submission) : std::nullopt;
+  if (!s) return web::send_error(res, 409, "the hand-in is gone");
+  const CheckResult result = judge_check(*s, report, [](std::string text) { return text; });
+  if (!ctx.store.finish_check_job(job.id, body.value("lease", ""), s->id, result))
+    return web::send_error(res, 409, "this job is not yours any more: its lease ran out");
+  if (result.broken)
+    ctx.store.log_event("checker", "check-failed",
+                        fmt::format("hand-in {} on worker {}: {}", s->id, job.worker,
+                                    result.reason));
+  ctx.ladder.wake();
+  web::send_json(res, nlohmann::json{{"stored", true}});
+}
+
 void post_result(CourseContext& ctx, const httplib::Request& req, httplib::Response& res,
                  const std::string& worker) {
   const auto body = json_body(req, res);
   if (!body) return;
   const auto job = held_job(ctx, req, res, worker, *body);
   if (!job) return;
+  if (job->kind == "check") return post_check_result(ctx, *body, *job, res);
   if (!body->contains("record") || !(*body)["record"].is_object())
     return web::send_error(res, 400, "send the game's record as 'record'");
   nlohmann::json record = (*body)["record"];
@@ -132,17 +177,7 @@ void add_worker_routes(httplib::Server& server, CourseContext& ctx) {
                   res.status = 204;  // nothing to play: ask again later
                   return;
                 }
-                web::send_json(
-                    res, nlohmann::json{
-                             {"job", job->id},
-                             {"kind", job->kind},
-                             {"lease", lease},
-                             {"lease_seconds", seconds},
-                             {"game", ctx.game},
-                             {"move_time_ms", ctx.move_time_ms},
-                             {"white", side_json(ctx, job->white_submission, job->white_agent)},
-                             {"black", side_json(ctx, job->black_submission, job->black_agent)},
-                         });
+                web::send_json(res, lease_json(ctx, *job, lease));
               }));
 
   server.Post(R"(/api/worker/jobs/([^/]+)/renew)",
@@ -154,6 +189,14 @@ void add_worker_routes(httplib::Server& server, CourseContext& ctx) {
                 const auto until = unix_now() + ctx.ladder.options().lease_seconds;
                 if (!ctx.store.renew_lease(job->id, job->lease, until))
                   return web::send_error(res, 409, "this job is not yours any more");
+                // A check's output so far: its stage, for the student's page.
+                if (job->kind == "check" && job->white_submission && body->contains("output") &&
+                    (*body)["output"].is_string()) {
+                  const CheckProgress p = check_progress(body->value("output", std::string()));
+                  if (!p.stage.empty())
+                    ctx.store.set_progress(*job->white_submission,
+                                           p.built ? "checking" : "building", p.stage);
+                }
                 web::send_json(res, nlohmann::json{{"lease_expires", until}});
               }));
 
@@ -166,7 +209,7 @@ void add_worker_routes(httplib::Server& server, CourseContext& ctx) {
                 ctx.store.release_job(job->id, job->lease);
                 ctx.store.log_event(
                     "worker " + worker, "release",
-                    fmt::format("game job {}: {}", job->id,
+                    fmt::format("{} job {}: {}", job->kind, job->id,
                                 body->value("reason", std::string()).substr(0, 500)));
                 web::send_json(res, nlohmann::json{{"released", true}});
               }));
