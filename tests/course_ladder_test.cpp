@@ -303,8 +303,8 @@ TEST(CourseLadder, WorkersCheckTheHandIns) {
   const auto submission = [&](const std::string& login, std::int64_t id) {
     return get_json(s, login, "/api/submissions/" + std::to_string(id));
   };
-  ASSERT_TRUE(wait_until(
-      [&] { return submission("alice", good)["stage"] == "waiting for a worker"; }, 30s))
+  ASSERT_TRUE(
+      wait_until([&] { return submission("alice", good)["stage"] == "waiting for a worker"; }, 30s))
       << submission("alice", good).dump();
   const auto check_jobs = [&](const char* list) {
     std::vector<json> found;
@@ -335,8 +335,7 @@ TEST(CourseLadder, WorkersCheckTheHandIns) {
       << lab1->out() << lab1->err();
   // The student followed the worker's stages ("recipe: ...", "build: ...", "game 1: ...").
   const auto a_stage = [](const std::string& st) { return st.find(": ") != std::string::npos; };
-  EXPECT_TRUE(std::any_of(stages.begin(), stages.end(), a_stage))
-      << json(stages).dump();
+  EXPECT_TRUE(std::any_of(stages.begin(), stages.end(), a_stage)) << json(stages).dump();
   const json a = submission("alice", good);
   ASSERT_EQ(a["state"], "accepted") << a.dump() << lab1->out();
   int smoke = 0;
@@ -357,10 +356,10 @@ TEST(CourseLadder, WorkersCheckTheHandIns) {
   lab1->wait(10s);
 
   // Re-checked, held by lab2, which is killed in its check: after its lease, lab3 checks it.
-  ASSERT_EQ(s.post_json("prof", "/api/submissions/" + std::to_string(good) + "/recheck",
-                        json::object())
-                ->status,
-            200);
+  ASSERT_EQ(
+      s.post_json("prof", "/api/submissions/" + std::to_string(good) + "/recheck", json::object())
+          ->status,
+      200);
   auto lab2 = start_worker("lab2");
   ASSERT_TRUE(wait_until(
       [&] {
@@ -380,6 +379,20 @@ TEST(CourseLadder, WorkersCheckTheHandIns) {
   ASSERT_FALSE(redone.empty());
   EXPECT_EQ(redone[0]["worker"], "lab3");
   EXPECT_GE(redone[0]["attempts"].get<int>(), 2);
+
+  // The final plays builds on the server: versions a worker checked are built there first.
+  const auto bob_good = hand_in_bytes(s, "bob", soccer_zip(s.tmp()));
+  ASSERT_EQ(s.wait_verdict("bob", bob_good, 120s)["state"], "accepted") << lab3->out();
+  std::this_thread::sleep_for(1100ms);
+  const auto r = s.post_json("prof", "/api/final", {{"cutoff", utc_now_text()}});
+  ASSERT_EQ(r->status, 202) << r->body;
+  ASSERT_TRUE(
+      wait_until([&] { return get_json(s, "bob", "/api/final")["state"] != "running"; }, 120s));
+  const json final_state = get_json(s, "bob", "/api/final");
+  EXPECT_EQ(final_state["state"], "done") << final_state.dump();
+  EXPECT_EQ(final_state["played"], 2);
+  EXPECT_TRUE(
+      std::filesystem::exists(s.dir() / "final" / ("build-" + std::to_string(good) + ".log")));
 }
 
 // Twelve hand-ins (arena's five levels, its random and greedy players, five small C++ bots):

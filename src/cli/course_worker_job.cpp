@@ -259,8 +259,8 @@ CheckedJob check_job(CourseClient& client, const nlohmann::json& lease,
                      const WorkerSettings& settings) {
   CheckedJob out;
   const GameInfo& game = game_named(lease.value("game", ""));
-  const auto options = check_options(lease.value("check_options", nlohmann::json::array()),
-                                     out.why_not);
+  const auto options =
+      check_options(lease.value("check_options", nlohmann::json::array()), out.why_not);
   if (!options) return out;
   const nlohmann::json& side = lease["handin"];
   if (!handin_dir(side, settings, out.why_not)) return out;
@@ -313,9 +313,9 @@ CheckedJob check_job(CourseClient& client, const nlohmann::json& lease,
                                      nullptr, false);
   const std::string verdict =
       report.verdict.is_object() ? report.verdict.value("verdict", "?") : "no verdict";
-  out.summary = fmt::format("{}: {}, {:.1f} s", side.value("name", "?"), verdict,
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - began)
-                                .count());
+  out.summary =
+      fmt::format("{}: {}, {:.1f} s", side.value("name", "?"), verdict,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
   std::error_code ec;
   fs::remove_all(dir, ec);
   return out;

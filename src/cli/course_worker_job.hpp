@@ -33,7 +33,7 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
 
 struct CheckedJob {
   bool checked = false;
-  std::string why_not;   // when not checked: why (the server asked for something odd)
+  std::string why_not;    // when not checked: why (the server asked for something odd)
   nlohmann::json report;  // what the check left (course::check_report_json)
   std::string summary;    // "alice #3: accepted, 12.3 s"
 };

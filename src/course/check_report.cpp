@@ -94,10 +94,8 @@ nlohmann::json check_report_json(const CheckReport& r) {
                      {"plies", g.plies},
                      {"record", g.record},
                      {"log", g.log}});
-  nlohmann::json j{{"status", r.status},
-                   {"build_log", r.build_log},
-                   {"output", r.output},
-                   {"games", games}};
+  nlohmann::json j{
+      {"status", r.status}, {"build_log", r.build_log}, {"output", r.output}, {"games", games}};
   if (r.verdict.is_object()) j["verdict"] = r.verdict;
   return j;
 }
@@ -110,7 +108,7 @@ std::string without_prefixes(std::string text, const std::vector<std::string>& p
 }
 
 CheckResult judge_check(const Submission& s, const CheckReport& r,
-                         const std::function<std::string(std::string)>& without_paths) {
+                        const std::function<std::string(std::string)>& without_paths) {
   CheckResult o;
   if (!r.verdict.is_object() || !r.verdict.contains("verdict")) {
     // The check itself broke (not the hand-in): say so; staff can re-check it.

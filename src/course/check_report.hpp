@@ -49,6 +49,6 @@ std::string without_prefixes(std::string text, const std::vector<std::string>& p
 // The verdict of `s` from its check; `without_paths` takes the checking machine's paths out of
 // what the student sees.
 CheckResult judge_check(const Submission& s, const CheckReport& report,
-                         const std::function<std::string(std::string)>& without_paths);
+                        const std::function<std::string(std::string)>& without_paths);
 
 }  // namespace arena::course

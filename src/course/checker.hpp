@@ -1,8 +1,9 @@
 #pragma once
-// Checks hand-ins as they come, `parallel` at a time (or hands them to workers as jobs): each runs as `arena handin check` (or `handin
-// grade` where the game has the course's grading) in its own process, so nothing a hand-in does can
-// reach the server. Its stage lines move the hand-in through building and checking; its
-// verdict.json, smoke games and logs are stored in one transaction at the end.
+// Checks hand-ins as they come, `parallel` at a time (or hands them to workers as jobs): each runs
+// as `arena handin check` (or `handin grade` where the game has the course's grading) in its own
+// process, so nothing a hand-in does can reach the server. Its stage lines move the hand-in through
+// building and checking; its verdict.json, smoke games and logs are stored in one transaction at
+// the end.
 #include <atomic>
 #include <condition_variable>
 #include <filesystem>

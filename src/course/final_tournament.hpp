@@ -22,7 +22,7 @@ struct FinalOptions {
   std::filesystem::path arena_binary;
   std::filesystem::path course_dir;
   std::string game;
-  int move_time_ms = 0;  // 0: the game's course limit
+  int move_time_ms = 0;    // 0: the game's course limit
   std::string check_args;  // the server's options for checks, for the builds made here
 };
 

@@ -5,9 +5,10 @@
 
 namespace arena::course {
 
-// Brings the database to the newest version; throws std::runtime_error when it cannot.
-void migrate(Database& db);
-
 int schema_version();
+
+// Brings the database to version `up_to` (the newest by default; an older one to test the
+// migrations themselves); throws std::runtime_error when it cannot.
+void migrate(Database& db, int up_to = schema_version());
 
 }  // namespace arena::course

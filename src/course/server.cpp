@@ -49,8 +49,8 @@ void serve_course(const CourseServerOptions& o, std::ostream& out) {
   check.on_verdict = [&ladder] { ladder.wake(); };
   Checker checker(store, files, check);
   LoginLimiter limiter;
-  FinalTournament final_tournament(store, ladder,
-                                   {check.arena_binary, dir.root, game, o.move_time_ms, o.check_args});
+  FinalTournament final_tournament(
+      store, ladder, {check.arena_binary, dir.root, game, o.move_time_ms, o.check_args});
   CourseContext ctx{store,    files, checker,       limiter, ladder, final_tournament,
                     o.limits, game,  o.move_time_ms};
 

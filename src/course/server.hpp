@@ -17,9 +17,9 @@ struct CourseServerOptions {
   int port = 8080;   // 0: any free port
   int threads = 64;  // a slow client holds one while it sends
   CourseLimits limits;
-  std::string check_args;  // more options for `arena handin check`
-  bool grade = true;       // grade where the game has the course's grading (Paper Soccer)
-  int checks = 1;          // hand-ins checked at once
+  std::string check_args;          // more options for `arena handin check`
+  bool grade = true;               // grade where the game has the course's grading (Paper Soccer)
+  int checks = 1;                  // hand-ins checked at once
   bool checks_on_workers = false;  // workers (this machine's among them) check the hand-ins
   // The ladder: games at once on this machine (-1: as its cores allow; 0: none, workers on other
   // machines play them all), their time per move (0: the game's course limit), the lease a

@@ -1,7 +1,7 @@
 // Workers: they lease a job, fetch the hand-ins it plays or checks (by hash, only while they hold
-// it), keep the lease alive while they work, and post the game's record or the check's report. A worker signs in with its
-// own token, which opens nothing else; a record posted under a lease that ran out (the job went
-// to another worker) is refused, so no game counts twice.
+// it), keep the lease alive while they work, and post the game's record or the check's report. A
+// worker signs in with its own token, which opens nothing else; a record posted under a lease that
+// ran out (the job went to another worker) is refused, so no game counts twice.
 #include <fmt/format.h>
 
 #include <fstream>
@@ -68,12 +68,9 @@ std::optional<Job> held_job(CourseContext& ctx, const httplib::Request& req, htt
 
 // What a worker's lease says: the game's sides, or the hand-in to check and how.
 nlohmann::json lease_json(CourseContext& ctx, const Job& job, const std::string& lease) {
-  nlohmann::json j{{"job", job.id},
-                   {"kind", job.kind},
-                   {"lease", lease},
-                   {"lease_seconds", ctx.ladder.options().lease_seconds},
-                   {"game", ctx.game},
-                   {"move_time_ms", ctx.move_time_ms}};
+  nlohmann::json j{{"job", job.id},    {"kind", job.kind},
+                   {"lease", lease},   {"lease_seconds", ctx.ladder.options().lease_seconds},
+                   {"game", ctx.game}, {"move_time_ms", ctx.move_time_ms}};
   if (job.kind == "check") {
     const CheckerOptions& check = ctx.checker.options();
     nlohmann::json words = nlohmann::json::array();
@@ -101,9 +98,9 @@ void post_check_result(CourseContext& ctx, const nlohmann::json& body, const Job
   if (!ctx.store.finish_check_job(job.id, body.value("lease", ""), s->id, result))
     return web::send_error(res, 409, "this job is not yours any more: its lease ran out");
   if (result.broken)
-    ctx.store.log_event("checker", "check-failed",
-                        fmt::format("hand-in {} on worker {}: {}", s->id, job.worker,
-                                    result.reason));
+    ctx.store.log_event(
+        "checker", "check-failed",
+        fmt::format("hand-in {} on worker {}: {}", s->id, job.worker, result.reason));
   ctx.ladder.wake();
   web::send_json(res, nlohmann::json{{"stored", true}});
 }

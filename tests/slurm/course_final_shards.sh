@@ -153,13 +153,13 @@ status=$(curl -s --max-time 10 -o "$work/start.json" -w '%{http_code}' \
 [ "$status" = 202 ] || fail "POST /api/final answered $status: $(cat "$work/start.json")"
 step "final started with a cut-off of $cutoff in 2 shards"
 
-# The server plans the event and writes its cluster files (atomically), then waits for the games.
-[ "$(final_py 'f.get("next", "")')" = "sbatch $event/cluster/slurm.sbatch" ] ||
-    fail "the final names no sbatch step: $(final)"
+# The server plans the event and writes its cluster files (atomically), then waits for the games;
+# it names the sbatch step once the script is there.
 [ "$(final_py 'f["state"], f["shards"], f["total"], f["played"]')" = "running 2 6 0" ] ||
     fail "not running with 6 games to play in 2 shards: $(final)"
-written() { [ -f "$event/cluster/slurm.sbatch" ]; }
-wait_for 60 written || fail "the server wrote no $event/cluster/slurm.sbatch: $(final)"
+named() { [ "$(final_py 'f.get("next", "")')" = "sbatch $event/cluster/slurm.sbatch" ]; }
+wait_for 60 named || fail "the final names no sbatch step: $(final)"
+[ -f "$event/cluster/slurm.sbatch" ] || fail "the final names a script that is not there"
 [ "$(final_py 'sorted(p["login"] for p in f["participants"])')" = "['alice', 'bob', 'carol']" ] ||
     fail "the entrants are not the three students: $(final)"
 grep -q '^#SBATCH --array=1-2$' "$event/cluster/slurm.sbatch" || fail "not 2 array tasks"
