@@ -76,46 +76,6 @@ std::string job_name(const fs::path& dir, const std::string& worker) {
   return name;
 }
 
-std::string base64(const std::string& bytes) {
-  static constexpr char kDigits[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    std::uint32_t n = static_cast<unsigned char>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) n |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    if (i + 2 < bytes.size()) n |= static_cast<unsigned char>(bytes[i + 2]);
-    out += kDigits[n >> 18 & 63];
-    out += kDigits[n >> 12 & 63];
-    out += i + 1 < bytes.size() ? kDigits[n >> 6 & 63] : '=';
-    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
-  }
-  return out;
-}
-
-// Writes a file that holds the token: its owner's only from the start, whole or not at all.
-void write_private_file(const fs::path& path, const std::string& content) {
-  const fs::path tmp = fs::path(path) += ".tmp";
-  fs::remove(tmp);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0)
-    throw std::runtime_error(
-        fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)));
-  std::size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      throw std::runtime_error(
-          fmt::format("cannot write {}: {}", tmp.string(), std::strerror(err)));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  fs::rename(tmp, path);
-}
-
 struct Files {
   fs::path dir, token, script, manifest, logs;
   std::string name;  // of the Slurm job and of the Deployment
@@ -136,23 +96,12 @@ std::string slurm_script(const Options& o, const Files& f) {
       "#   more:   sbatch --array=1-K {script}   (K more workers)\n"
       "#\n"
       "# Resources per task: {g} game(s) at once, 2 agents a game, each with the sandbox's\n"
-      "# default core and memory, and the worker's own memory.\n"
-      "#SBATCH --job-name={name}\n"
-      "#SBATCH --array=1-{n}\n"
-      "#SBATCH --ntasks=1\n"
-      "#SBATCH --cpus-per-task={cpus}\n"
-      "#SBATCH --mem={mem}M\n"
-      "#SBATCH --time={time}\n"
-      "#SBATCH --output={logs}/%A_%a.out\n"
-      "#SBATCH --open-mode=append\n"
-      "#SBATCH --requeue\n",
+      "# default core and memory, and the worker's own memory.\n",
       fmt::arg("n", o.workers), fmt::arg("dir", f.dir.string()), fmt::arg("g", o.games),
-      fmt::arg("url", o.url), fmt::arg("script", f.script.string()), fmt::arg("name", f.name),
-      fmt::arg("cpus", r.cpus), fmt::arg("mem", r.memory_mib),
-      fmt::arg("time", tournament::slurm_time(std::chrono::minutes(o.time_minutes))),
-      fmt::arg("logs", f.logs.string()));
-  if (!o.partition.empty()) s += "#SBATCH --partition=" + o.partition + "\n";
-  if (!o.account.empty()) s += "#SBATCH --account=" + o.account + "\n";
+      fmt::arg("url", o.url), fmt::arg("script", f.script.string()), fmt::arg("name", f.name));
+  s += tournament::slurm_array_lines({f.name, o.workers, r.cpus, r.memory_mib,
+                                      std::chrono::minutes(o.time_minutes), f.logs, o.partition,
+                                      o.account});
   s += fmt::format(
       "\n"
       "set -eu\n"
@@ -240,7 +189,7 @@ std::string kubernetes_manifest(const Options& o, const Files& f, const std::str
       "          emptyDir: {{}}\n",
       fmt::arg("n", o.workers), fmt::arg("dir", f.dir.string()), fmt::arg("g", o.games),
       fmt::arg("url", o.url), fmt::arg("file", f.manifest.string()), fmt::arg("name", f.name),
-      fmt::arg("token", base64(token)), fmt::arg("image", nlohmann::json(o.image).dump()),
+      fmt::arg("token", course::base64(token)), fmt::arg("image", nlohmann::json(o.image).dump()),
       fmt::arg("command", command.dump()), fmt::arg("cpus", r.cpus), fmt::arg("mem", r.memory_mib));
 }
 
@@ -278,10 +227,10 @@ int write_worker_jobs(const Options& o) {
   fs::create_directories(f.logs);  // Slurm does not make its output folder
   fs::permissions(folder, fs::perms::owner_all, fs::perm_options::replace);
   const std::string token = course::random_secret(32);
-  write_private_file(f.token, token + "\n");
+  write_file_atomically(f.token, token + "\n", true, 0600);
   write_file_atomically(f.script, slurm_script(o, f));
   fs::permissions(f.script, fs::perms::owner_exec, fs::perm_options::add);
-  write_private_file(f.manifest, kubernetes_manifest(o, f, token));
+  write_file_atomically(f.manifest, kubernetes_manifest(o, f, token), true, 0600);
   // Last: the workers of this name that run now stop only when the new files are there.
   store.set_worker(o.name, course::sha256_hex(token));
   store.log_event("console", "worker-token", o.name);

@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -39,6 +40,14 @@ std::string random_secret(int bytes) {
   sodium_bin2base64(out.data(), out.size(), raw.data(), raw.size(),
                     sodium_base64_VARIANT_URLSAFE_NO_PADDING);
   return out.data();
+}
+
+std::string base64(std::string_view bytes) {
+  std::string out(sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()),
+                    bytes.size(), sodium_base64_VARIANT_ORIGINAL);
+  out.resize(std::strlen(out.c_str()));
+  return out;
 }
 
 std::string random_password() {

@@ -15,6 +15,8 @@ bool password_matches(std::string_view password, const std::string& hash);
 std::string random_secret(int bytes = 32);
 // A password people can type: 4 groups of 4 letters and digits without look-alikes.
 std::string random_password();
+// Standard base64 with padding (a Kubernetes Secret's data).
+std::string base64(std::string_view bytes);
 // 64 lowercase hex digits.
 std::string sha256_hex(std::string_view data);
 // Compares without leaking where they differ.

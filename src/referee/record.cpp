@@ -105,7 +105,7 @@ GameRecord record_from_json(const nlohmann::json& j) {
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content,
-                           bool durable) {
+                           bool durable, unsigned mode) {
   // A name of this writer's own: another process (maybe on another machine sharing the folder)
   // may write the same file at the same time, and each rename must move a whole file.
   static std::atomic<unsigned> counter{0};
@@ -116,7 +116,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   }();
   const std::filesystem::path tmp =
       fmt::format("{}.{}-{}.tmp", path.string(), writer, counter.fetch_add(1));
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0)
     throw std::runtime_error(
         fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)));

@@ -58,9 +58,10 @@ nlohmann::json to_json(const GameRecord& r);
 GameRecord record_from_json(const nlohmann::json& j);
 
 // Writes atomically (temporary file, fsync, rename): a crash never leaves half a record.
-// Without `durable` the fsync is skipped (readers still never see half a file).
+// Without `durable` the fsync is skipped (readers still never see half a file). `mode`: the
+// file's permissions from its first byte (0600 for a secret).
 void write_file_atomically(const std::filesystem::path& path, const std::string& content,
-                           bool durable = true);
+                           bool durable = true, unsigned mode = 0644);
 void write_record(const std::filesystem::path& path, const GameRecord& r);
 
 // The result of a record rewritten while its game is played: winner "ongoing", reason below.

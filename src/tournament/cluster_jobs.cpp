@@ -42,6 +42,23 @@ int games_in_largest_shard(int total, int shards) {
 
 }  // namespace
 
+std::string slurm_array_lines(const SlurmArray& a) {
+  std::string s = fmt::format(
+      "#SBATCH --job-name={}\n"
+      "#SBATCH --array=1-{}\n"
+      "#SBATCH --ntasks=1\n"
+      "#SBATCH --cpus-per-task={}\n"
+      "#SBATCH --mem={}M\n"
+      "#SBATCH --time={}\n"
+      "#SBATCH --output={}/%A_%a.out\n"
+      "#SBATCH --open-mode=append\n"
+      "#SBATCH --requeue\n",
+      a.name, a.tasks, a.cpus, a.memory_mib, slurm_time(a.time), a.logs.string());
+  if (!a.partition.empty()) s += "#SBATCH --partition=" + a.partition + "\n";
+  if (!a.account.empty()) s += "#SBATCH --account=" + a.account + "\n";
+  return s;
+}
+
 std::string slurm_time(std::chrono::minutes m) {
   const long long t = m.count();
   return fmt::format("{}-{:02}:{:02}:00", t / 1440, t / 60 % 24, t % 60);
@@ -110,23 +127,12 @@ std::string slurm_script(const fs::path& dir, const EventJournals& event,
       "#\n"
       "# Resources per task: games at once: {g}; 2 agents a game, each with the event's cores\n"
       "# and memory, and the referee's memory;\n"
-      "# time: {basis}.\n"
-      "#SBATCH --job-name={name}\n"
-      "#SBATCH --array=1-{n}\n"
-      "#SBATCH --ntasks=1\n"
-      "#SBATCH --cpus-per-task={cpus}\n"
-      "#SBATCH --mem={mem}M\n"
-      "#SBATCH --time={time}\n"
-      "#SBATCH --output={logs}/%A_%a.out\n"
-      "#SBATCH --open-mode=append\n"
-      "#SBATCH --requeue\n",
+      "# time: {basis}.\n",
       fmt::arg("dir", dir.string()), fmt::arg("n", o.shards), fmt::arg("g", o.games_per_task),
       fmt::arg("script", (dir / "cluster" / "slurm.sbatch").string()),
-      fmt::arg("name", job_name(dir)), fmt::arg("basis", r.time_basis), fmt::arg("cpus", r.cpus),
-      fmt::arg("mem", r.memory_mib), fmt::arg("time", slurm_time(r.time)),
-      fmt::arg("logs", logs.string()));
-  if (!o.partition.empty()) s += "#SBATCH --partition=" + o.partition + "\n";
-  if (!o.account.empty()) s += "#SBATCH --account=" + o.account + "\n";
+      fmt::arg("name", job_name(dir)), fmt::arg("basis", r.time_basis));
+  s += slurm_array_lines({job_name(dir), o.shards, r.cpus, static_cast<std::uint64_t>(r.memory_mib),
+                          r.time, logs, o.partition, o.account});
   s += fmt::format(
       "\n"
       "# Slurm's SIGTERM (scancel, preemption, the time limit) stops the shard cleanly: its\n"

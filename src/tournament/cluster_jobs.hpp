@@ -40,4 +40,16 @@ std::string kubernetes_job(const std::filesystem::path& dir, const EventJournals
 // Slurm's time format: "D-HH:MM:SS".
 std::string slurm_time(std::chrono::minutes m);
 
+// The #SBATCH lines of a job array of `tasks` tasks, each one task with these resources, its
+// output appended to LOGS/JOB_TASK.out, requeued when a node fails.
+struct SlurmArray {
+  std::string name;
+  int tasks = 1, cpus = 1;
+  std::uint64_t memory_mib = 0;
+  std::chrono::minutes time{0};
+  std::filesystem::path logs;
+  std::string partition, account;  // empty: the cluster's defaults
+};
+std::string slurm_array_lines(const SlurmArray& a);
+
 }  // namespace arena::tournament
