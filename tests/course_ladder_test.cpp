@@ -314,6 +314,22 @@ TEST(CourseLadder, WorkersCheckTheHandIns) {
     return found;
   };
   ASSERT_EQ(check_jobs("queued").size(), 2u) << get_json(s, "prof", "/api/ladder").dump();
+  // Check options go to workers as words: none a worker decides for itself.
+  int refused = 0;
+  EXPECT_NE(run_arena({"course", "serve", s.dir().string(), "--port", "0", "--checks-on-workers",
+                       "--check-options", "--sandbox off"},
+                      &refused)
+                .find("--worker-options"),
+            std::string::npos);
+  EXPECT_EQ(refused, 1);
+  // A worker that does not say it checks (an older one) gets no check.
+  const std::string old_token =
+      run_arena({"course", "worker-token", s.dir().string(), "old-worker"});
+  httplib::Client raw("127.0.0.1", s.port());
+  const auto old_lease = raw.Post("/api/worker/lease", {{"Authorization", "Bearer " + old_token}},
+                                  "{}", "application/json");
+  ASSERT_TRUE(old_lease);
+  EXPECT_EQ(old_lease->status, 204);
   // Nobody but a worker holding the job gets the file.
   const std::string url = "http://127.0.0.1:" + std::to_string(s.port()) + "/";
   const auto start_worker = [&](const std::string& name) {
@@ -349,6 +365,7 @@ TEST(CourseLadder, WorkersCheckTheHandIns) {
   // The worker's folders are its own business.
   const std::string cache = (s.tmp() / "lab1-cache").string();
   for (const json& v : {a, b}) EXPECT_EQ(v.dump().find(cache), std::string::npos) << v.dump();
+  for (const std::string& st : stages) EXPECT_EQ(st.find(cache), std::string::npos) << st;
   const auto finished = check_jobs("finished");
   ASSERT_EQ(finished.size(), 2u);
   for (const auto& j : finished) EXPECT_EQ(j["worker"], "lab1");

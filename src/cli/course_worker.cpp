@@ -120,7 +120,7 @@ void slot(const WorkerOptions& o, WorkerSettings settings, int index, int& exit_
   while (!g_stop.load()) {
     CourseClient::Answer lease;
     try {
-      lease = client.post("/api/worker/lease", nlohmann::json::object());
+      lease = client.post("/api/worker/lease", {{"kinds", {"ladder", "challenge", "check"}}});
     } catch (const std::exception& e) {
       say("slot {}: {}; trying again\n", index, e.what());
       sleep_for(o.poll_s * 5);

@@ -29,7 +29,6 @@ using tournament::AgentKind;
 using tournament::Participant;
 
 constexpr std::size_t kMaxHandin = 1024u << 20;
-constexpr std::size_t kMaxLog = 64 * 1024;
 
 // Holds an exclusive flock on a file while it lives: one build of a hand-in at a time, also
 // between workers sharing a cache.
@@ -222,8 +221,8 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
   // The worker's own paths are nobody's business on the server.
   out.record = nlohmann::json::parse(course::without_prefixes(
       to_json(record).dump(), {dir.string() + "/", settings.cache.string() + "/"}));
-  out.white_log = read_tail(fs::path(req.stem) += ".white.log", kMaxLog);
-  out.black_log = read_tail(fs::path(req.stem) += ".black.log", kMaxLog);
+  out.white_log = read_tail(fs::path(req.stem) += ".white.log", course::kMaxKeptLog);
+  out.black_log = read_tail(fs::path(req.stem) += ".black.log", course::kMaxKeptLog);
   out.summary =
       fmt::format("{} - {}: {} ({}), {} plies, {:.1f} s", lease["white"].value("name", "?"),
                   lease["black"].value("name", "?"), outcome_key(record.outcome), record.reason,
@@ -236,20 +235,18 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
 
 namespace {
 
-// The server's options for a check, as separate words: plain options only, and none that would
-// change where the check writes or what protects this machine.
+// The server's options for a check, as separate shell-quoted words, or why this worker does not
+// take them (course::refused_worker_check_option).
 std::optional<std::string> check_options(const nlohmann::json& words, std::string& why_not) {
-  static const std::regex plain("[A-Za-z0-9_.,:=/+-]{1,200}");
-  std::string joined;
-  for (const auto& w : words.is_array() ? words : nlohmann::json::array()) {
-    const std::string word = w.is_string() ? w.get<std::string>() : std::string();
-    if (!std::regex_match(word, plain) || word.starts_with("--sandbox") ||
-        word.starts_with("--out") || word == "-o") {
-      why_not = "the server asked for a check option this worker does not take: " + word;
-      return std::nullopt;
-    }
-    joined += " " + shell_quote(word);
+  std::vector<std::string> list;
+  for (const auto& w : words.is_array() ? words : nlohmann::json::array())
+    list.push_back(w.is_string() ? w.get<std::string>() : std::string());
+  if (const auto refused = course::refused_worker_check_option(list)) {
+    why_not = *refused;
+    return std::nullopt;
   }
+  std::string joined;
+  for (const std::string& word : list) joined += " " + shell_quote(word);
   return joined;
 }
 
@@ -265,8 +262,15 @@ CheckedJob check_job(CourseClient& client, const nlohmann::json& lease,
   const nlohmann::json& side = lease["handin"];
   if (!handin_dir(side, settings, out.why_not)) return out;
   // A folder of its own: a version being checked again may be playing games from its cached
-  // build meanwhile.
+  // build meanwhile. Gone at the end, whatever happens.
   const fs::path dir = job_dir(settings, "checks", lease.value("job", 0));
+  struct RemovedAtEnd {
+    fs::path dir;
+    ~RemovedAtEnd() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } removed_at_end{dir};
   const fs::path input = dir / side.value("file_name", "handin");
   if (const auto broken = fetch_handin(client, side.value("hash", ""), input)) {
     out.why_not = *broken;
@@ -282,42 +286,53 @@ CheckedJob check_job(CourseClient& client, const nlohmann::json& lease,
   child.working_dir = dir;
   child.output_file = output;
   child.output_cap = 0;  // followed live; the check bounds what it prints itself
+  // It dies with this worker (killed, or stopped by its server), as the server's own checks do.
+  child.env = {"ARENA_PARENT_PID=" + std::to_string(::getpid())};
   const auto began = std::chrono::steady_clock::now();
   ChildProcess process(std::move(child));
+  std::vector<std::string> paths = course::check_folder_prefixes(dir);
+  paths.push_back(settings.cache.string() + "/");
+  const auto strip = [&](std::string text) {
+    return course::without_prefixes(std::move(text), paths);
+  };
   const std::string renew = fmt::format("/api/worker/jobs/{}/renew", lease.value("job", 0));
   std::string told;
   while (!process.wait_exit(std::chrono::seconds(2))) {
-    // The student follows the stages, as with the server's own checks.
-    std::string tail = read_tail(output, 16 * 1024);
+    // The student follows the stages, as with the server's own checks: the last lines are
+    // enough for the stage, and this machine's paths are not theirs to see.
+    std::string tail = strip(read_tail(output, 2048));
     if (tail == told) continue;
     told = tail;
     try {
-      client.post(renew, {{"lease", lease.value("lease", "")}, {"output", std::move(tail)}});
+      const auto answer =
+          client.post(renew, {{"lease", lease.value("lease", "")}, {"output", std::move(tail)}});
+      if (answer.status == 409) {
+        // The server took the job back (given to another worker, or checked again).
+        process.kill_group();
+        out.why_not = "the server took the check back";
+        return out;
+      }
     } catch (const std::exception&) {
       // The server is away for a moment: the stage shows at the next change.
     }
   }
   course::CheckReport report =
       course::read_check_folder(dir / "check", output, process.exit_description());
-  const std::vector<std::string> paths = {(dir / "check" / "agent").string() + "/",
-                                          (dir / "check").string() + "/", dir.string() + "/",
-                                          settings.cache.string() + "/"};
-  const auto strip = [&](std::string text) {
-    return course::without_prefixes(std::move(text), paths);
-  };
+  if (!report.verdict.is_object()) {
+    // The check itself broke here (killed, a full disk, a sandbox this machine lacks), not the
+    // hand-in: given back, so that another try (maybe on another worker) decides.
+    out.why_not = fmt::format("its check did not finish here ({}): {}", report.status,
+                              strip(read_tail(output, 300)));
+    return out;
+  }
   report.build_log = strip(report.build_log);
   report.output = strip(report.output);
   out.checked = true;
-  out.report = nlohmann::json::parse(strip(course::check_report_json(report).dump(
-                                         -1, ' ', false, nlohmann::json::error_handler_t::replace)),
-                                     nullptr, false);
-  const std::string verdict =
-      report.verdict.is_object() ? report.verdict.value("verdict", "?") : "no verdict";
+  out.report = nlohmann::json::parse(
+      strip(course::valid_utf8_json(course::check_report_json(report))), nullptr, false);
   out.summary =
-      fmt::format("{}: {}, {:.1f} s", side.value("name", "?"), verdict,
+      fmt::format("{}: {}, {:.1f} s", side.value("name", "?"), report.verdict.value("verdict", "?"),
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
-  std::error_code ec;
-  fs::remove_all(dir, ec);
   return out;
 }
 

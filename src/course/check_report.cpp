@@ -11,12 +11,7 @@ namespace arena::course {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::size_t kMaxKeptLog = 64 * 1024;        // a build log's or agent log's tail
 constexpr std::size_t kMaxVerdict = 4 * 1024 * 1024;  // verdict.json, a smoke record
-
-std::string valid_utf8_json(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 std::string bounded(std::string text) {
   if (text.size() > kMaxKeptLog) text.erase(0, text.size() - kMaxKeptLog);
@@ -98,6 +93,23 @@ nlohmann::json check_report_json(const CheckReport& r) {
       {"status", r.status}, {"build_log", r.build_log}, {"output", r.output}, {"games", games}};
   if (r.verdict.is_object()) j["verdict"] = r.verdict;
   return j;
+}
+
+std::string valid_utf8_json(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<std::string> refused_worker_check_option(const std::vector<std::string>& words) {
+  for (const std::string& word : words)
+    if (word.starts_with("--sandbox") || word.starts_with("--out") || word.starts_with("-o"))
+      return "a worker does not take the check option '" + word +
+             "' from the server (its own --sandbox decides its protection)";
+  return std::nullopt;
+}
+
+std::vector<std::string> check_folder_prefixes(const fs::path& dir) {
+  return {(dir / "check" / "agent").string() + "/", (dir / "check").string() + "/",
+          dir.string() + "/", dir.string()};
 }
 
 std::string without_prefixes(std::string text, const std::vector<std::string>& prefixes) {

@@ -43,6 +43,23 @@ CheckReport read_check_folder(const std::filesystem::path& out, const std::files
 CheckReport check_report_from_json(const nlohmann::json& posted);
 nlohmann::json check_report_json(const CheckReport& report);
 
+// The server's check options as a worker takes them: nullopt, or why not (one that would move
+// the check's output or change the worker's sandbox: the worker decides those).
+std::optional<std::string> refused_worker_check_option(const std::vector<std::string>& words);
+
+// JSON text with invalid UTF-8 replaced (a hand-in's output may hold anything).
+std::string valid_utf8_json(const nlohmann::json& j);
+
+// The most games a check's report holds (the smoke games, or the grading's).
+inline constexpr std::size_t kMaxCheckGames = 200;
+
+// What is kept of a log (a build's, an agent's): its tail.
+inline constexpr std::size_t kMaxKeptLog = 64 * 1024;
+
+// The folders of a check run in `dir` (its --out is dir/check), as they appear in what it
+// printed, for without_prefixes.
+std::vector<std::string> check_folder_prefixes(const std::filesystem::path& dir);
+
 // `text` with every occurrence of each prefix (a checking machine's folders) taken out.
 std::string without_prefixes(std::string text, const std::vector<std::string>& prefixes);
 

@@ -129,8 +129,7 @@ void Checker::check(const Submission& s) {
 
   // The student sees what the check says: paths on the server become paths in the hand-in.
   const auto without_paths = [&](std::string text) {
-    return without_prefixes(std::move(text), {(out / "agent").string() + "/", out.string() + "/",
-                                              dir.string() + "/", dir.string()});
+    return without_prefixes(std::move(text), check_folder_prefixes(dir));
   };
   const CheckResult o =
       judge_check(s, read_check_folder(out, output, process.exit_description()), without_paths);

@@ -6,17 +6,36 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "course/check_report.hpp"
 #include "course/course_dir.hpp"
 #include "course/credentials.hpp"
 #include "course/local_worker.hpp"
 #include "games/registry.hpp"
 #include "sandbox/cgroup.hpp"
+#include "sandbox/shell_words.hpp"
 #include "web/http_server.hpp"
 
 namespace arena::course {
 namespace fs = std::filesystem;
 
 void serve_course(const CourseServerOptions& o, std::ostream& out) {
+  if (o.checks_on_workers) {
+    // Workers take the check options as words: none that the shell would read, and none that
+    // a worker decides for itself.
+    std::vector<std::string> words;
+    for (const ShellWord& w : shell_words(o.check_args)) {
+      if (w.op || w.expands)
+        throw std::runtime_error(
+            fmt::format("--check-options '{}': with --checks-on-workers, give plain options only",
+                        o.check_args));
+      words.push_back(w.text);
+    }
+    if (const auto refused = refused_worker_check_option(words))
+      throw std::runtime_error(
+          *refused +
+          ": with --checks-on-workers, give it to the workers (--worker-options for "
+          "the server's own)");
+  }
   const CourseDir dir{fs::absolute(o.dir)};
   std::error_code ec;
   if (!fs::is_regular_file(dir.db(), ec))

@@ -200,11 +200,13 @@ class Store {
   int add_challenge_jobs(std::int64_t requester, const std::vector<Job>& jobs, int max_open);
   // The next job for `worker` (challenges first: a student waits for them), leased until
   // now + lease_seconds under the secret `lease`; nullopt when none waits.
-  // Ladder games only when `ladder` (staff may pause the ladder; challenges go on). A student's
+  // Ladder games only when `ladder` (staff may pause the ladder; challenges go on); hand-ins'
+  // checks (first of all) only when `checks` (the worker does them). A student's
   // challenges come before ladder games, at most kMaxChallengesPlaying of theirs at once (one
   // student cannot take every worker).
   std::optional<Job> lease_job(const std::string& worker, const std::string& lease,
-                               std::int64_t now, int lease_seconds, bool ladder);
+                               std::int64_t now, int lease_seconds, bool ladder,
+                               bool checks = false);
   // Whether the job is still leased under `lease` (then its lease runs until `until`).
   bool renew_lease(std::int64_t job_id, const std::string& lease, std::int64_t until);
   // The job's game, stored once: false when the lease is not (or no longer) this one's.
@@ -276,8 +278,9 @@ class Store {
                                             std::optional<std::int64_t> value);
   std::int64_t insert_game_locked(const NewGame& game);
   void finish_check_locked(std::int64_t id, const CheckResult& result);
-  // Check jobs given up reject their hand-ins; those queued again wait for a worker.
-  void settle_check_jobs_locked();
+  // These jobs went back from a worker: a check given up rejects its hand-in, one queued again
+  // shows it waiting for a worker.
+  void check_jobs_returned_locked(const std::vector<std::int64_t>& job_ids);
   void log_event_locked(const std::string& actor, const std::string& action,
                         const std::string& detail);
 };

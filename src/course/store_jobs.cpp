@@ -100,16 +100,16 @@ int Store::add_challenge_jobs(std::int64_t requester, const std::vector<Job>& jo
 }
 
 std::optional<Job> Store::lease_job(const std::string& worker, const std::string& lease,
-                                    std::int64_t now, int lease_seconds, bool ladder) {
+                                    std::int64_t now, int lease_seconds, bool ladder, bool checks) {
   std::lock_guard lock(mutex_);
   Transaction t(db_);
   auto q = db_.prepare(
-      "SELECT id FROM jobs j WHERE state = 'queued' AND (kind = 'check' OR "
+      "SELECT id FROM jobs j WHERE state = 'queued' AND ((?3 AND kind = 'check') OR "
       "(?1 AND kind = 'ladder') OR "
       "(kind = 'challenge' AND (SELECT COUNT(*) FROM jobs p WHERE p.kind = 'challenge' AND "
       "p.state = 'leased' AND p.requester = j.requester) < ?2)) "
       "ORDER BY kind = 'check' DESC, kind = 'challenge' DESC, priority DESC, id LIMIT 1");
-  q.with(ladder ? 1 : 0, kMaxChallengesPlaying);
+  q.with(ladder ? 1 : 0, kMaxChallengesPlaying, checks ? 1 : 0);
   if (!q.step()) return std::nullopt;
   const auto id = q.integer(0);
   ++generation_;
@@ -167,7 +167,7 @@ bool Store::release_job(std::int64_t job_id, const std::string& lease) {
       .with(job_id, lease, kMaxJobAttempts, utc_now())
       .run();
   const bool released = db_.changes() == 1;
-  if (released) settle_check_jobs_locked();
+  if (released) check_jobs_returned_locked({job_id});
   return released;
 }
 
@@ -200,23 +200,36 @@ int Store::queue_check_jobs() {
   return static_cast<int>(ids.size());
 }
 
-void Store::settle_check_jobs_locked() {
-  // A check no worker could finish is the hand-in's verdict only in that it did not finish.
-  db_.prepare(
-         "UPDATE submissions SET state = 'rejected', stage = '', reason = ?1, checked = ?2 "
-         "WHERE state IN ('building', 'checking') AND id IN (SELECT white_submission FROM jobs "
-         "WHERE kind = 'check' AND state = 'cancelled')")
-      .with(fmt::format("no worker could finish its check ({} tries): ask the staff to check it "
-                        "again",
-                        kMaxJobAttempts),
-            utc_now())
-      .run();
-  db_.prepare(
-         "UPDATE submissions SET state = 'building', stage = ?1 WHERE state IN ('building', "
-         "'checking') AND id IN (SELECT white_submission FROM jobs WHERE kind = 'check' AND "
-         "state = 'queued')")
-      .with(kWaitingForWorker)
-      .run();
+void Store::check_jobs_returned_locked(const std::vector<std::int64_t>& job_ids) {
+  for (const auto id : job_ids) {
+    auto q = db_.prepare(
+        "SELECT state, white_submission FROM jobs WHERE id = ?1 AND kind = 'check' AND "
+        "white_submission IS NOT NULL");
+    if (!q.with(id).step()) continue;
+    const std::string state = q.text(0);
+    const auto submission = q.integer(1);
+    if (state == "queued") {
+      db_.prepare(
+             "UPDATE submissions SET state = 'building', stage = ?2 WHERE id = ?1 AND state IN "
+             "('building', 'checking')")
+          .with(submission, kWaitingForWorker)
+          .run();
+    } else if (state == "cancelled") {
+      // Given up after kMaxJobAttempts: the hand-in's verdict only in that it did not finish
+      // (unless a newer check of it is on its way).
+      db_.prepare(
+             "UPDATE submissions SET state = 'rejected', stage = '', reason = ?2, checked = ?3 "
+             "WHERE id = ?1 AND state IN ('building', 'checking') AND NOT EXISTS (SELECT 1 FROM "
+             "jobs WHERE kind = 'check' AND white_submission = ?1 AND state IN ('queued', "
+             "'leased'))")
+          .with(submission,
+                fmt::format("no worker could finish its check ({} tries): ask the staff to "
+                            "check it again",
+                            kMaxJobAttempts),
+                utc_now())
+          .run();
+    }
+  }
 }
 
 bool Store::finish_check_job(std::int64_t job_id, const std::string& lease,
@@ -239,6 +252,11 @@ bool Store::finish_check_job(std::int64_t job_id, const std::string& lease,
 
 int Store::expire_leases(std::int64_t now) {
   std::lock_guard lock(mutex_);
+  Transaction t(db_);
+  std::vector<std::int64_t> checks;
+  auto expiring = db_.prepare(
+      "SELECT id FROM jobs WHERE state = 'leased' AND lease_expires < ?1 AND kind = 'check'");
+  for (expiring.with(now); expiring.step();) checks.push_back(expiring.integer(0));
   db_.prepare(
          "UPDATE jobs SET state = CASE WHEN attempts >= ?2 THEN 'cancelled' ELSE 'queued' END, "
          "lease = '', worker = '', finished = CASE WHEN attempts >= ?2 THEN ?3 END "
@@ -246,10 +264,9 @@ int Store::expire_leases(std::int64_t now) {
       .with(now, kMaxJobAttempts, utc_now())
       .run();
   const int changed = db_.changes();
-  if (changed > 0) {
-    ++generation_;
-    settle_check_jobs_locked();
-  }
+  if (changed > 0) ++generation_;
+  check_jobs_returned_locked(checks);
+  t.commit();
   return changed;
 }
 
@@ -326,10 +343,7 @@ int Store::cancel_ladder_jobs_outside(const std::vector<std::int64_t>& current) 
       .with(utc_now())
       .run();
   const int changed = db_.changes();
-  if (changed > 0) {
-    ++generation_;
-    settle_check_jobs_locked();
-  }
+  if (changed > 0) ++generation_;
   return changed;
 }
 
@@ -341,10 +355,7 @@ int Store::drop_planned_ladder_jobs() {
       .with(kRerunPriority)
       .run();
   const int changed = db_.changes();
-  if (changed > 0) {
-    ++generation_;
-    settle_check_jobs_locked();
-  }
+  if (changed > 0) ++generation_;
   return changed;
 }
 

@@ -16,8 +16,6 @@
 namespace arena::course {
 namespace {
 
-constexpr std::size_t kMaxLog = 64 * 1024;  // each side's log: its tail
-
 using WorkerHandler =
     std::function<void(const httplib::Request&, httplib::Response&, const std::string& worker)>;
 
@@ -92,6 +90,13 @@ void post_check_result(CourseContext& ctx, const nlohmann::json& body, const Job
   if (!body.contains("report") || !body["report"].is_object())
     return web::send_error(res, 400, "send the check's report as 'report'");
   const CheckReport report = check_report_from_json(body["report"]);
+  // A check plays a few smoke games, or the grading's: a report with more is not one.
+  if (report.games.size() > kMaxCheckGames)
+    return web::send_error(
+        res, 400, "a check's report has at most " + std::to_string(kMaxCheckGames) + " games");
+  for (const auto& g : report.games)
+    if (!g.record.is_object() || g.record.value("game", "") != ctx.game)
+      return web::send_error(res, 400, "a game of the report is not a record of the course's game");
   const auto s = job.white_submission ? ctx.store.submission(*job.white_submission) : std::nullopt;
   if (!s) return web::send_error(res, 409, "the hand-in is gone");
   const CheckResult result = judge_check(*s, report, [](std::string text) { return text; });
@@ -145,7 +150,7 @@ void post_result(CourseContext& ctx, const httplib::Request& req, httplib::Respo
        {std::pair{"white", job->white_submission}, std::pair{"black", job->black_submission}}) {
     if (!submission || !logs.contains(side) || !logs[side].is_string()) continue;
     std::string log = logs[side].get<std::string>();
-    if (log.size() > kMaxLog) log.erase(0, log.size() - kMaxLog);
+    if (log.size() > kMaxKeptLog) log.erase(0, log.size() - kMaxKeptLog);
     game.logs.emplace_back(*submission, std::move(log));
   }
   const std::string lease = body->value("lease", "");
@@ -165,11 +170,17 @@ bool large_body_route(const std::string& method, const std::string& path) {
 
 void add_worker_routes(httplib::Server& server, CourseContext& ctx) {
   server.Post("/api/worker/lease",
-              worker_guard(ctx, [&ctx](const auto&, auto& res, const std::string& worker) {
+              worker_guard(ctx, [&ctx](const auto& req, auto& res, const std::string& worker) {
+                const auto body = json_body(req, res);
+                if (!body) return;
+                // Checks go only to workers that say they do them (an older worker does not).
+                bool checks = false;
+                for (const auto& kind : body->value("kinds", nlohmann::json::array()))
+                  checks |= kind == "check";
                 const std::string lease = random_secret(16);
                 const auto seconds = ctx.ladder.options().lease_seconds;
-                const auto job =
-                    ctx.store.lease_job(worker, lease, unix_now(), seconds, !ctx.ladder.paused());
+                const auto job = ctx.store.lease_job(worker, lease, unix_now(), seconds,
+                                                     !ctx.ladder.paused(), checks);
                 if (!job) {
                   res.status = 204;  // nothing to play: ask again later
                   return;
