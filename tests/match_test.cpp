@@ -1,13 +1,16 @@
 // arena match: the statistics against numbers computed independently (a separate Python
 // implementation of fastchess' formulas, and the exact multinomial maximum-likelihood ratio they
-// approximate), books, agent specs, real matches between built-in agents and over the engine
-// protocol, and the bench signature.
+// approximate), books, agent specs, real matches between built-in agents, over the engine
+// protocol and against a course-protocol bot through the course's referee, and the bench
+// signature.
 #include "match/match.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -217,10 +220,14 @@ TEST(MatchAgents, ParsesSpecs) {
   EXPECT_EQ(p.value->command, "./my-engine --fast");
   EXPECT_EQ(parse_agent("random").value->kind, AgentSpec::Random);
   EXPECT_EQ(parse_agent("soccer-ref 2").value->level, 2);
-  // Course-protocol agents cannot start from a book position: refused, saying so.
-  auto course = parse_agent("command ./alice");
-  ASSERT_FALSE(course);
-  EXPECT_NE(course.error.find("course protocol"), std::string::npos) << course.error;
+  // A course-protocol agent: its games are played whole through the course's referee.
+  auto course = parse_agent("command ./alice --fast");
+  ASSERT_TRUE(course) << course.error;
+  EXPECT_EQ(course.value->kind, AgentSpec::Course);
+  EXPECT_EQ(course.value->command, "./alice --fast");
+  EXPECT_EQ(course.value->name, "alice");
+  EXPECT_TRUE(course.value->external());
+  EXPECT_FALSE(parse_agent("command"));
   EXPECT_EQ(parse_agent("engine time=100 depth=3").error,
             "engine takes one of time=MS, depth=N or nodes=N");
   EXPECT_EQ(parse_agent("engine speed=3").error,
@@ -561,9 +568,47 @@ TEST(MatchCli, PlaysAShortMatchFromABookFile) {
   EXPECT_NE(out.find("LLR "), std::string::npos) << out;
   EXPECT_NE(out.find("Finished: 2 pairs, 4 games"), std::string::npos) << out;
   EXPECT_NE(out.find("SPRT: "), std::string::npos) << out;
-  const std::string refused =
+}
+
+// A course-protocol bot (`command ...`: here arena's own soccer-bot run as a program) plays from
+// the start position, once with each colour, judged by the course's referee as in tournaments.
+TEST(MatchCli, PlaysPaperSoccerAgainstACourseProtocolBot) {
+  testing::TempDir dir;
+  const std::string bot =
+      fmt::format("bot: command {} soccer-bot --player random", shell_quote(ARENA_BINARY));
+  const std::string out =
+      run_arena({"match", "soccer", "engine level=1", bot, "--book", "none", "--games", "2",
+                 "--move-time", "200", "-v", "--records", dir.path().string()});
+  EXPECT_NE(out.find("judged by the course's referee, arena soccer-referee -t 0.2 "),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("Game 1 (opening 1): engine-l1 (White) vs bot (Black): "), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("Game 2 (opening 1): bot (White) vs engine-l1 (Black): "), std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("(illegal-move"), std::string::npos) << out;
+  EXPECT_NE(out.find("Finished: 1 pairs, 2 games"), std::string::npos) << out;
+  const auto wdl = out.find("Pairs 1/1 games 2: engine-l1 vs bot: W ");
+  ASSERT_NE(wdl, std::string::npos) << out;
+  int w = -1, d = -1, l = -1;
+  ASSERT_EQ(std::sscanf(out.c_str() + wdl, "Pairs 1/1 games 2: engine-l1 vs bot: W %d D %d L %d",
+                        &w, &d, &l),
+            3);
+  EXPECT_EQ(w + d + l, 2) << out;
+  int records = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    records += e.path().extension() == ".json";
+  EXPECT_EQ(records, 2);
+  // From a book it cannot start: refused, saying what to do.
+  const std::string booked =
+      run_arena({"match", "soccer", "engine level=1", bot, "--games", "2"}, 2);
+  EXPECT_NE(booked.find("error: course-protocol agents start from the initial position: add "
+                        "--book none"),
+            std::string::npos)
+      << booked;
+  const std::string fission =
       run_arena({"match", "fission", "command ./alice", "random", "--depth", "1"}, 2);
-  EXPECT_NE(refused.find("course protocol"), std::string::npos) << refused;
+  EXPECT_NE(fission.find("add --book none"), std::string::npos) << fission;
 }
 
 // Morris and Paper Soccer have no move limit: the limit's options are refused, not ignored (a

@@ -20,6 +20,7 @@
 #include "tournament/event.hpp"
 #include "tournament/match_runner.hpp"
 #include "tournament/participants.hpp"
+#include "tournament/single_game.hpp"
 
 namespace arena::cli {
 namespace {
@@ -193,36 +194,28 @@ PlayedJob play_job(CourseClient& client, const nlohmann::json& lease,
   const fs::path dir = job_dir(settings, "games", lease.value("job", 0));
   fs::create_directories(dir / "run");
   fs::create_directories(dir / "files");
-  tournament::EventSettings s;
+  tournament::SingleGame single;
+  tournament::EventSettings& s = single.settings;
   s.game = game_name;
   s.participants = {*white, *black};
   s.move_time_ms = lease.value("move_time_ms", 0);
   s.working_dir = dir / "run";  // where a built-in agent runs; the game's files are hidden
   s.sandbox = settings.sandbox;
-  tournament::check_participants_for(game, s);
   const SandboxPlan plan = sandbox_plan(s.sandbox, tournament::agent_channel(game));
-  tournament::MatchRequest req;
-  req.game = &game;
-  req.settings = &s;
-  req.white = &s.participants[0];
-  req.black = &s.participants[1];
-  req.seed = static_cast<std::uint64_t>(lease.value("job", 1));
-  req.move_time_ms = s.move_time_ms > 0 ? s.move_time_ms : game.default_move_time_ms;
-  req.arena_binary = own_binary();
-  req.stem = dir / "files" / "game";
-  req.sandbox = &plan;
-  req.event_dir = dir / "files";  // hidden from the agents
+  single.seed = static_cast<std::uint64_t>(lease.value("job", 1));
+  single.arena_binary = own_binary();
+  single.stem = dir / "files" / "game";  // the folder is hidden from the agents
   if (plan.uses(Protection::Cpu) && !settings.cores.empty())
-    req.cores = {std::vector<int>{settings.cores.front()}, std::vector<int>{settings.cores.back()}};
+    single.cores = {std::vector<int>{settings.cores.front()},
+                    std::vector<int>{settings.cores.back()}};
   const auto began = std::chrono::steady_clock::now();
-  req.deadline = began + tournament::game_time_cap(game, s);
-  const GameRecord record = tournament::match_runner_for(game)->play(req);
+  const GameRecord record = tournament::play_single_game(game, single, plan);
   out.played = true;
   // The worker's own paths are nobody's business on the server.
   out.record = nlohmann::json::parse(course::without_prefixes(
       to_json(record).dump(), {dir.string() + "/", settings.cache.string() + "/"}));
-  out.white_log = read_tail(fs::path(req.stem) += ".white.log", course::kMaxKeptLog);
-  out.black_log = read_tail(fs::path(req.stem) += ".black.log", course::kMaxKeptLog);
+  out.white_log = read_tail(fs::path(single.stem) += ".white.log", course::kMaxKeptLog);
+  out.black_log = read_tail(fs::path(single.stem) += ".black.log", course::kMaxKeptLog);
   out.summary =
       fmt::format("{} - {}: {} ({}), {} plies, {:.1f} s", lease["white"].value("name", "?"),
                   lease["black"].value("name", "?"), outcome_key(record.outcome), record.reason,

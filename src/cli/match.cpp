@@ -1,5 +1,6 @@
 // `arena match GAME A B`: two agents in game pairs from an opening book, with Elo and SPRT
-// (match/), and `arena match book GAME`: the procedure that makes the books.
+// (match/), course-protocol agents through the course's referee (match/course_match.hpp), and
+// `arena match book GAME`: the procedure that makes the books.
 #include "match/match.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "match/course_match.hpp"
 #include "sandbox/child_process.hpp"
 
 namespace arena::cli {
@@ -101,6 +103,22 @@ bool repeats_games(const match::MatchSettings& s) {
   return true;
 }
 
+// What a match with a course-protocol agent cannot take: the referee limits time, from the start.
+template <typename Options>
+void check_course_options(const Options& o, const CLI::App& cmd) {
+  if (o.book != "none")
+    throw std::runtime_error(
+        "course-protocol agents start from the initial position: add --book none");
+  if (o.nodes > 0 || o.depth > 0)
+    throw std::runtime_error(
+        "--nodes and --depth do not apply to course-protocol games: the referee limits time "
+        "(--move-time MS; an engine's own depth=N still works)");
+  for (const char* opt : {"--time-margin", "--max-move-time"})
+    if (cmd.count(opt) > 0)
+      throw std::runtime_error(fmt::format(
+          "{} does not apply to course-protocol games: the referee's rules judge time", opt));
+}
+
 // Without --pairs, --games or --sprt: each opening once, up to this many pairs.
 constexpr int kDefaultPairs = 100;
 
@@ -119,8 +137,14 @@ void add_match(CLI::App& app, int& exit_code) {
       "  [NAME:] arena=PATH [engine ... | greedy | random]   the same in another arena build,\n"
       "                                        run as 'PATH engine GAME' (engine protocol)\n"
       "  [NAME:] protocol SHELL-COMMAND        any program speaking arena's engine protocol\n"
-      "Course-protocol agents ('command ...' in tournaments) cannot start from a book position\n"
-      "and are refused. An illegal move, a crash or a timeout loses the game.\n"
+      "  [NAME:] command SHELL-COMMAND         a course-protocol program ('command' of arena\n"
+      "                                        tournament: for Paper Soccer, a referee's bot)\n"
+      "An illegal move, a crash or a timeout loses the game.\n"
+      "With a 'command' agent every game starts from the initial position (--book none) and is\n"
+      "played as in arena tournament: through the course's referee (Paper Soccer: arena\n"
+      "soccer-referee -t SECONDS, from --move-time; default: the course's time), in the sandbox\n"
+      "(--sandbox...), the other agent being engine [time=|depth=], greedy, random, soccer-ref\n"
+      "or command; pairs are the two colours.\n"
       "Elo is from the pentanomial statistics of the pairs (as fastchess), the SPRT a GSPRT on\n"
       "them (model normalized: elo0/elo1 in normalized Elo, fastchess' default; or logistic).\n"
       "See docs/match.md.");
@@ -141,6 +165,8 @@ void add_match(CLI::App& app, int& exit_code) {
     LimitRule limit_rule = LimitRule::Draw;
     int max_plies = match::MatchSettings{}.max_plies;
     bool verbose = false;
+    SandboxOptions sandbox;
+    std::string records;
   };
   auto o = std::make_shared<Options>();
   std::vector<std::string> names;
@@ -148,7 +174,9 @@ void add_match(CLI::App& app, int& exit_code) {
   cmd->add_option("game", o->game, "Game: " + game_names())->check(CLI::IsMember(names));
   cmd->add_option("a", o->a, "Agent A (the one under test; results are from its view)");
   cmd->add_option("b", o->b, "Agent B");
-  auto* mt = cmd->add_option("--move-time", o->move_time_ms, "Time per move in ms")
+  auto* mt = cmd->add_option("--move-time", o->move_time_ms,
+                             "Time per move in ms (with a 'command' agent: the referee's, user "
+                             "CPU per turn)")
                  ->check(CLI::Range(1, 3'600'000));
   auto* nodes = cmd->add_option("--nodes", o->nodes, "Engines search this many nodes per move")
                     ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
@@ -189,6 +217,10 @@ void add_match(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1'000'000));
   cmd->add_flag("--verbose,-v", o->verbose, "A line per game");
+  cmd->add_option("--records", o->records,
+                  "With a 'command' agent: keep every game's record (JSON), referee transcript "
+                  "and the agents' output in this folder");
+  add_sandbox_options(*cmd, o->sandbox, "--cpus-per-agent");
   add_match_book(*cmd, exit_code);
 
   cmd->callback([o, cmd, &exit_code] {
@@ -213,6 +245,19 @@ void add_match(CLI::App& app, int& exit_code) {
         s.context.limit = {match::MoveLimit::Time, static_cast<std::uint64_t>(o->move_time_ms)};
       else
         limit_given = false;
+      bool course = false;
+      for (const std::string& text : {o->a, o->b}) {
+        auto a = match::parse_agent(text);
+        course = course || (a && a.value->kind == match::AgentSpec::Course);
+      }
+      if (course) check_course_options(*o, *cmd);
+      for (const char* opt : {"--records", "--sandbox", "--memory", "--cpus-per-agent",
+                              "--max-processes", "--log-limit"})
+        if (!course && cmd->count(opt) > 0)
+          throw std::runtime_error(fmt::format(
+              "{} applies to course-protocol games only (a 'command' agent); the other agents "
+              "play in this process or over pipes",
+              opt));
       for (std::size_t k = 0; k < 2; ++k) {
         const std::string& text = k == 0 ? o->a : o->b;
         auto a = match::parse_agent(text);
@@ -222,7 +267,7 @@ void add_match(CLI::App& app, int& exit_code) {
               fmt::format("agent '{}': no file {}", text, a.value->arena_binary));
         const bool needs_limit = a.value->kind == match::AgentSpec::Engine ||
                                  a.value->kind == match::AgentSpec::Protocol;
-        if (needs_limit && !a.value->limit && !limit_given)
+        if (needs_limit && !a.value->limit && !limit_given && !course)
           throw std::runtime_error(fmt::format(
               "agent '{}' has no limit of its own: give --move-time MS, --nodes N or --depth N",
               text));
@@ -249,6 +294,13 @@ void add_match(CLI::App& app, int& exit_code) {
       }
       s.shuffle = !o->book_order;
       s.concurrency = o->concurrency;
+      std::optional<match::CourseGames> course_games;
+      if (course) {
+        course_games.emplace(
+            s, match::CourseMatchOptions{own_binary(), o->move_time_ms, o->sandbox.mode,
+                                         o->sandbox.limits, o->records});
+        s.player = [&](const match::GameSlot& slot) { return course_games->play(slot); };
+      }
       if (!o->sprt.empty()) {
         match::SprtSettings sprt;
         if (const std::string e = match::parse_sprt(o->sprt, sprt); !e.empty())
@@ -264,13 +316,17 @@ void add_match(CLI::App& app, int& exit_code) {
       end_children_on_signals();
       fmt::print("Match {}: A = {} ({}), B = {} ({})\n", g.name, s.agents[0].name, s.agents[0].spec,
                  s.agents[1].name, s.agents[1].spec);
+      const std::string per_move = course && !limit_given
+                                       ? fmt::format("{} ms", g.default_move_time_ms)
+                                   : limit_given ? match::limit_text(s.context.limit)
+                                                 : "agents' own limits";
       fmt::print("{} pairs from {} openings ({}), {} a move{}, {} at a time, seed {}\n", s.pairs,
-                 s.openings.size(), book_name,
-                 limit_given ? match::limit_text(s.context.limit) : "agents' own limits",
+                 s.openings.size(), book_name, per_move,
                  o->time_margin_ms > 0 && s.context.limit.kind == match::MoveLimit::Time
                      ? fmt::format(" (+{} ms margin)", o->time_margin_ms)
                      : "",
                  s.concurrency, o->seed);
+      if (course_games) fmt::print("{}\n", course_games->summary());
       if (capped)
         fmt::print(
             "At a fixed number of nodes or depth the engines play the same two games each time an "

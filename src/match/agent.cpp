@@ -39,7 +39,8 @@ std::string default_name(const AgentSpec& a) {
     case AgentSpec::SoccerRef:
       base = fmt::format("soccer-ref{}", a.level);
       break;
-    case AgentSpec::Protocol: {
+    case AgentSpec::Protocol:
+    case AgentSpec::Course: {
       const auto w = words(a.command);
       const std::string_view first = w.empty() ? "program" : w.front();
       base = std::string(
@@ -256,18 +257,14 @@ Parsed<AgentSpec> parse_agent(std::string_view text) {
     if (w.empty()) w.push_back("engine");
   }
   if (w.empty())
-    return P::fail("no agent given (engine, greedy, random, soccer-ref, arena=PATH or protocol)");
-  const std::string_view kind = w[0];
-  if (kind == "command")
     return P::fail(
-        "'command' agents speak the course protocol, which starts every game at the course's "
-        "start position; arena match plays from book positions and cannot run them (use arena "
-        "tournament, or give a program speaking arena's engine protocol as 'protocol COMMAND')");
-  if (kind == "protocol") {
+        "no agent given (engine, greedy, random, soccer-ref, arena=PATH, protocol or command)");
+  const std::string_view kind = w[0];
+  if (kind == "protocol" || kind == "command") {
     if (!a.arena_binary.empty()) return P::fail("arena=PATH takes engine, greedy or random");
-    const std::string_view rest = trim(text.substr(text.find("protocol") + 8));
-    if (rest.empty()) return P::fail("'protocol' needs the program to run");
-    a.kind = AgentSpec::Protocol;
+    const std::string_view rest = trim(text.substr(text.find(kind) + kind.size()));
+    if (rest.empty()) return P::fail(fmt::format("'{}' needs the program to run", kind));
+    a.kind = kind == "protocol" ? AgentSpec::Protocol : AgentSpec::Course;
     a.command = std::string(rest);
   } else if (kind == "random" || kind == "greedy") {
     if (w.size() > 1) return P::fail(fmt::format("'{}' takes no arguments", kind));
@@ -289,7 +286,8 @@ Parsed<AgentSpec> parse_agent(std::string_view text) {
     if (e.nodes > 0) a.limit = MoveLimit{MoveLimit::Nodes, e.nodes};
   } else {
     return P::fail(fmt::format(
-        "unknown agent kind '{}' (engine, greedy, random, soccer-ref, arena=PATH or protocol)",
+        "unknown agent kind '{}' (engine, greedy, random, soccer-ref, arena=PATH, protocol or "
+        "command)",
         printable(kind)));
   }
   if (a.name.empty()) a.name = default_name(a);
@@ -310,6 +308,9 @@ std::unique_ptr<MatchAgent> make_agent(const AgentSpec& spec, const AgentContext
   const GameInfo& game = *context.game;
   const MoveLimit limit = effective_limit(spec, context);
   const milliseconds deadline = move_deadline(limit, context);
+  if (spec.kind == AgentSpec::Course)
+    throw std::runtime_error(
+        "a course-protocol agent plays only whole games through the course's referee");
   if (spec.kind == AgentSpec::Protocol)
     return std::make_unique<ProtocolAgent>(spec.command, limit, deadline);
   if (!spec.arena_binary.empty()) {

@@ -1,14 +1,16 @@
 #pragma once
 // The two sides of `arena match`: built-in players of this arena, played in this process, or an
 // engine-protocol program (another arena build's `arena engine GAME`, or any program speaking
-// that protocol: docs/match.md) driven over pipes. Either starts from any position, which the
-// course protocols cannot do: a course-protocol agent (`command ...`) is refused with the reason.
+// that protocol: docs/match.md) driven over pipes. Either starts from any position. A
+// course-protocol agent (`command ...`) starts only from the course's start position: a match
+// with one plays every game through the game's course referee instead (course_match.hpp).
 //
 //   [NAME:] engine [time=MS | depth=N | nodes=N]   the built-in engine
 //   [NAME:] greedy | random                        built-in players
 //   [NAME:] soccer-ref 0|1|2                       a Paper Soccer reference level
 //   [NAME:] arena=PATH [engine ... | greedy | random]   the same agents of another arena build
 //   [NAME:] protocol SHELL-COMMAND                 any engine-protocol program
+//   [NAME:] command SHELL-COMMAND                  a course-protocol program (a tournament's)
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -30,15 +32,15 @@ struct MoveLimit {
 std::string limit_text(const MoveLimit& l);  // "100 ms", "5000 nodes", "depth 3"
 
 struct AgentSpec {
-  enum Kind { Engine, Greedy, Random, SoccerRef, Protocol } kind = Engine;
+  enum Kind { Engine, Greedy, Random, SoccerRef, Protocol, Course } kind = Engine;
   std::string name;                // given with "NAME:" or made from the spec
   std::string spec;                // as given, without the name
   std::optional<MoveLimit> limit;  // engine time=/depth=/nodes=
   int level = 0;                   // soccer-ref's level; the engine's level=
   int threads = 1;                 // engine threads=
   std::string arena_binary;        // arena=PATH: that build's `arena engine`
-  std::string command;             // protocol: the shell command
-  bool external() const { return kind == Protocol || !arena_binary.empty(); }
+  std::string command;             // protocol, command: the shell command
+  bool external() const { return kind == Protocol || kind == Course || !arena_binary.empty(); }
 };
 
 Parsed<AgentSpec> parse_agent(std::string_view text);
@@ -74,7 +76,8 @@ class MatchAgent {
   virtual void finish() {}
 };
 
-// Throws std::runtime_error when the agent cannot be made at all (a soccer-ref in another game).
+// Throws std::runtime_error when the agent cannot be made at all (a soccer-ref in another game,
+// a course-protocol agent: its games are played by course_match.hpp).
 // A program that fails to start is not an error here: its first move is a crash.
 std::unique_ptr<MatchAgent> make_agent(const AgentSpec& spec, const AgentContext& context);
 

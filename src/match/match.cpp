@@ -38,6 +38,23 @@ std::string signed_number(double x, int decimals) {
   return fmt::format("{:+.{}f}", x + 0.0, decimals);  // no "-0.0"
 }
 
+// Game g of a pair from openings[opening], between agents made here.
+GameResult play_pair_game(const MatchSettings& settings, int opening, int pair, int g) {
+  const Side a_side = g == 0 ? Side::White : Side::Black;
+  std::array<std::unique_ptr<MatchAgent>, 2> agents;
+  for (int k = 0; k < 2; ++k) {
+    AgentContext c = settings.context;
+    c.seed = agent_seed(settings.context.seed, pair, g, k);
+    agents[static_cast<std::size_t>(k)] =
+        make_agent(settings.agents[static_cast<std::size_t>(k)], c);
+  }
+  MatchAgent& a = *agents[0];
+  MatchAgent& b = *agents[1];
+  const Opening& moves = settings.openings[static_cast<std::size_t>(opening)];
+  return a_side == Side::White ? play_game(settings, moves, a, b, a_side)
+                               : play_game(settings, moves, b, a, a_side);
+}
+
 }  // namespace
 
 std::vector<int> opening_order(std::size_t count, std::uint64_t seed, bool shuffle) {
@@ -111,7 +128,8 @@ MatchOutcome run_match(const MatchSettings& settings, const MatchCallbacks& call
     auto pos = position_after(*settings.context.game, settings.context.rules, o);
     if (!pos) throw std::runtime_error("an opening is not legal: " + pos.error);
   }
-  for (const auto& spec : settings.agents) (void)make_agent(spec, settings.context);
+  if (!settings.player)
+    for (const auto& spec : settings.agents) (void)make_agent(spec, settings.context);
 
   const std::vector<int> order =
       opening_order(settings.openings.size(), settings.context.seed, settings.shuffle);
@@ -121,7 +139,7 @@ MatchOutcome run_match(const MatchSettings& settings, const MatchCallbacks& call
   bool stop = false;
   std::exception_ptr failure;
 
-  auto worker = [&] {
+  auto worker = [&](int slot) {
     while (true) {
       int pair;
       {
@@ -133,22 +151,13 @@ MatchOutcome run_match(const MatchSettings& settings, const MatchCallbacks& call
       std::array<GameResult, 2> games;
       try {
         for (int g = 0; g < 2; ++g) {
-          const Side a_side = g == 0 ? Side::White : Side::Black;
-          std::array<std::unique_ptr<MatchAgent>, 2> agents;
-          for (int k = 0; k < 2; ++k) {
-            AgentContext c = settings.context;
-            c.seed = agent_seed(settings.context.seed, pair, g, k);
-            agents[static_cast<std::size_t>(k)] =
-                make_agent(settings.agents[static_cast<std::size_t>(k)], c);
+          if (settings.player) {
+            const GameSlot game{pair, g, opening, slot,
+                                agent_seed(settings.context.seed, pair, g, 0)};
+            games[static_cast<std::size_t>(g)] = settings.player(game);
+          } else {
+            games[static_cast<std::size_t>(g)] = play_pair_game(settings, opening, pair, g);
           }
-          MatchAgent& a = *agents[0];
-          MatchAgent& b = *agents[1];
-          games[static_cast<std::size_t>(g)] =
-              a_side == Side::White
-                  ? play_game(settings, settings.openings[static_cast<std::size_t>(opening)], a, b,
-                              a_side)
-                  : play_game(settings, settings.openings[static_cast<std::size_t>(opening)], b, a,
-                              a_side);
           auto& r = games[static_cast<std::size_t>(g)];
           r.pair = pair;
           r.game = g;
@@ -190,8 +199,8 @@ MatchOutcome run_match(const MatchSettings& settings, const MatchCallbacks& call
 
   const int n = std::max(1, std::min(settings.concurrency, settings.pairs));
   std::vector<std::thread> threads;
-  for (int i = 1; i < n; ++i) threads.emplace_back(worker);
-  worker();
+  for (int i = 1; i < n; ++i) threads.emplace_back(worker, i);
+  worker(0);
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
   return out;

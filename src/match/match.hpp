@@ -4,6 +4,7 @@
 // and, with an SPRT, a stop as soon as it accepts H0 or H1.
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -14,17 +15,6 @@
 #include "match/stats.hpp"
 
 namespace arena::match {
-
-struct MatchSettings {
-  AgentContext context;             // game, rules, limit, seed...
-  std::array<AgentSpec, 2> agents;  // A, B
-  std::vector<Opening> openings;    // at least one (an empty opening: the start position)
-  int pairs = 1;
-  int concurrency = 1;
-  std::optional<SprtSettings> sprt;
-  bool shuffle = true;   // the book's order shuffled by the seed; else the file's order
-  int max_plies = 5000;  // a game still going then is a draw ("ply-limit")
-};
 
 // A fault: how an agent lost by itself.
 enum class Fault { IllegalMove, Timeout, Crash };
@@ -40,6 +30,30 @@ struct GameResult {
   int plies = 0;                // played after the opening
   std::optional<int> fault_by;  // 0: A, 1: B
   std::optional<Fault> fault;
+};
+
+// One game of the match, for a GamePlayer.
+struct GameSlot {
+  int pair = 0;     // 0-based
+  int game = 0;     // 0: A has White, 1: A has Black
+  int opening = 0;  // index in MatchSettings::openings
+  int worker = 0;   // which of the `concurrency` games at once plays it
+  std::uint64_t seed = 0;
+};
+// Plays a whole game some other way than move by move here (course_match.hpp). Called from the
+// match's threads at once.
+using GamePlayer = std::function<GameResult(const GameSlot&)>;
+
+struct MatchSettings {
+  AgentContext context;             // game, rules, limit, seed...
+  std::array<AgentSpec, 2> agents;  // A, B
+  std::vector<Opening> openings;    // at least one (an empty opening: the start position)
+  int pairs = 1;
+  int concurrency = 1;
+  std::optional<SprtSettings> sprt;
+  bool shuffle = true;   // the book's order shuffled by the seed; else the file's order
+  int max_plies = 5000;  // a game still going then is a draw ("ply-limit")
+  GamePlayer player;     // set: plays every game; empty: make_agent's agents, move by move
 };
 
 struct FaultCounts {
@@ -73,7 +87,7 @@ GameResult play_game(const MatchSettings& settings, const Opening& opening, Matc
 
 // Runs the whole match. Callbacks are called one at a time (under a lock). Throws
 // std::runtime_error for settings that cannot work (no openings, an agent that cannot play the
-// game).
+// game), and what settings.player throws.
 MatchOutcome run_match(const MatchSettings& settings, const MatchCallbacks& callbacks = {});
 
 // The order openings are used in: pair i plays openings[order[i % size]].

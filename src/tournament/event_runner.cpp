@@ -158,13 +158,7 @@ class Event {
   std::string error_;
   Clock::time_point started_;
 
-  // Cores one game's agents need: two agents, each with its own.
-  int cores_per_game() const {
-    int most = 1;
-    for (const auto& p : settings_.participants)
-      most = std::max(most, limits_of(settings_, p).cpus);
-    return 2 * most;
-  }
+  int cores_per_game() const { return tournament::cores_per_game(settings_); }
 
   // Games on the course's fixed ports cannot run side by side, unless each has a network of its
   // own. By default, as many games as give every agent its own cores.
@@ -174,24 +168,6 @@ class Event {
     if (options_.concurrency > 0) return options_.concurrency;
     if (!sandbox_.uses(Protection::Cpu)) return static_cast<int>(cores_.size());
     return std::max(1, static_cast<int>(cores_.size()) / cores_per_game());
-  }
-
-  // The cores of worker `w`'s games: a slice of the machine's per worker (wrapping round when
-  // more games run at once than the cores allow).
-  std::array<std::vector<int>, 2> cores_for(int worker, const Participant& white,
-                                            const Participant& black) const {
-    if (!sandbox_.uses(Protection::Cpu)) return {};
-    const int n = static_cast<int>(cores_.size());
-    const int per_game = cores_per_game();
-    const int base = worker * per_game;
-    std::array<std::vector<int>, 2> out;
-    for (int side = 0; side < 2; ++side) {
-      const int count = limits_of(settings_, side == 0 ? white : black).cpus;
-      for (int k = 0; k < count; ++k)
-        out[static_cast<std::size_t>(side)].push_back(
-            cores_[static_cast<std::size_t>((base + side * per_game / 2 + k) % n)]);
-    }
-    return out;
   }
 
   void work(int worker) {
@@ -229,7 +205,7 @@ class Event {
     req.arena_binary = options_.arena_binary;
     req.stem = dir_ / "games" / stem;
     req.sandbox = &sandbox_;
-    req.cores = cores_for(worker, white, black);
+    req.cores = game_cores(settings_, sandbox_, cores_, worker, white, black);
     req.event_dir = dir_;
     const auto began = Clock::now();
     req.deadline = began + game_time_cap(game_, settings_);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "games/morris/endgames.hpp"
@@ -92,6 +93,29 @@ std::chrono::milliseconds game_time_cap(const GameInfo& game, const EventSetting
       settings.move_time_ms > 0 ? settings.move_time_ms : game.default_move_time_ms;
   const long long once = 2LL * settings.connect_timeout_ms + settings.warmup_ms + plies * move_time;
   return std::chrono::milliseconds(2 * once + 60'000);
+}
+
+int cores_per_game(const EventSettings& settings) {
+  int most = 1;
+  for (const auto& p : settings.participants) most = std::max(most, limits_of(settings, p).cpus);
+  return 2 * most;
+}
+
+std::array<std::vector<int>, 2> game_cores(const EventSettings& settings, const SandboxPlan& plan,
+                                           const std::vector<int>& cores, int slot,
+                                           const Participant& white, const Participant& black) {
+  if (!plan.uses(Protection::Cpu) || cores.empty()) return {};
+  const int n = static_cast<int>(cores.size());
+  const int per_game = cores_per_game(settings);
+  const int base = slot * per_game;
+  std::array<std::vector<int>, 2> out;
+  for (int side = 0; side < 2; ++side) {
+    const int count = limits_of(settings, side == 0 ? white : black).cpus;
+    for (int k = 0; k < count; ++k)
+      out[static_cast<std::size_t>(side)].push_back(
+          cores[static_cast<std::size_t>((base + side * per_game / 2 + k) % n)]);
+  }
+  return out;
 }
 
 std::filesystem::path agent_dir(const EventSettings& settings, const Participant& p) {

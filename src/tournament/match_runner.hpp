@@ -50,6 +50,14 @@ std::unique_ptr<AgentJail> make_agent_jail(const MatchRequest& request, Side sid
 // The record's "sandbox" block for the game (limits and protections; usage is added by the
 // runner).
 nlohmann::json sandbox_block(const MatchRequest& request);
+// Cores one game's agents need: two agents, each with as many as the hungriest participant.
+int cores_per_game(const EventSettings& settings);
+// The cores of the game played in `slot` (0 to the games at once - 1): a slice of `cores` (the
+// machine's) per slot, wrapping round when more games run at once than the cores allow. Empty
+// without the CPU protection.
+std::array<std::vector<int>, 2> game_cores(const EventSettings& settings, const SandboxPlan& plan,
+                                           const std::vector<int>& cores, int slot,
+                                           const Participant& white, const Participant& black);
 // Where a participant's agent runs: its dir=, or the event's working directory.
 std::filesystem::path agent_dir(const EventSettings& settings, const Participant& p);
 
