@@ -15,6 +15,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=cluster.sh
 source "$here/cluster.sh"
+# shellcheck source-path=SCRIPTDIR source=course_server.sh
+source "$here/course_server.sh"
 
 arena=$(realpath "${1:?usage: course_final_shards.sh ARENA_BINARY}")
 slurm_cluster_usable || exit 77
@@ -30,8 +32,6 @@ chmod 755 "$work"  # the agents run as nobody in the sandbox and must reach thei
 course=$work/course
 event=$course/final/event
 logs=$event/cluster/logs
-server_pid=
-submit_pids=()
 
 slurm_test_on_failure() {
     local f
@@ -44,40 +44,10 @@ slurm_test_on_failure() {
 }
 slurm_test_setup "$work"
 
-stop_server() {
-    [ -n "$server_pid" ] || return 0
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 100); do
-        kill -0 "$server_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=
-}
-# The server goes too, whatever happens; then slurm_test_setup's cleanup (the cluster, $work).
-cleanup() {
-    local rc=$?
-    set +e
-    if ((rc != 0)) && [ -n "$server_pid" ]; then
-        final | "$python" -m json.tool >"$work/final.json" 2>&1
-    fi
-    ((${#submit_pids[@]} == 0)) || kill "${submit_pids[@]}" 2>/dev/null
-    stop_server
-    (exit "$rc")
-    _slurm_test_cleanup
-}
-trap cleanup EXIT
+course_test_save_state() { final | "$python" -m json.tool >"$work/final.json" 2>&1; }
 
-t0=$SECONDS
-step() { echo "[$((SECONDS - t0)) s] $*"; }
-# Every wait ends by this time, whatever it waits for: the test takes 4 minutes at most.
-end=$((SECONDS + 230))
-# $1 seconds, or what is left of the test's time if that is less (at least 1).
-left() {
-    local s=$(((end - SECONDS) < $1 ? end - SECONDS : $1))
-    echo $((s < 1 ? 1 : s))
-}
+# Every wait ends within the test's time: the test takes 4 minutes at most.
+course_test_start 230
 
 # GET /api/final as staff.
 final() {
@@ -86,16 +56,6 @@ final() {
 # Runs a Python expression on the final's JSON (`f`) and prints its value.
 final_py() {
     final | "$python" -c "import json, sys; f = json.load(sys.stdin); print($1)"
-}
-# Waits until command "$@" succeeds, for at most $1 seconds.
-wait_for() {
-    local deadline
-    deadline=$((SECONDS + $(left "$1")))
-    shift
-    until "$@"; do
-        ((SECONDS < deadline)) || return 1
-        sleep 0.2
-    done
 }
 
 step "a course with three students' Paper Soccer bots"
@@ -107,16 +67,7 @@ students=(alice bob carol)
 declare -A token
 for s in "${students[@]}"; do token[$s]=$("$arena" course token "$course" "$s"); done
 prof=$("$arena" course token "$course" prof)
-mkdir -p bot/student
-# The test bot's C++ source, from between its raw string's markers.
-sed -n '/R"CPP(/,/)CPP"/p' "$here/../support/soccer_bot_source.hpp" | sed '1d;$d' \
-    >bot/student/bot.cpp
-grep -q 'int main' bot/student/bot.cpp || fail "the bot's source is not as expected"
-printf 'build:\n\tg++ -std=c++17 -O1 -o bot bot.cpp\nclean:\n\trm -f bot\n' >bot/student/Makefile
-(cd bot && "$python" -c '
-import sys, zipfile
-with zipfile.ZipFile("../bot.zip", "w") as z:
-    for name in sys.argv[1:]: z.write(name)' student student/bot.cpp student/Makefile)
+course_test_bot_zip 0
 
 # No ladder games on this machine and no workers: only the final plays.
 "$arena" course serve "$course" --port 0 --no-grade --local-games 0 --move-time 200 \

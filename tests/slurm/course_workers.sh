@@ -14,6 +14,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=cluster.sh
 source "$here/cluster.sh"
+# shellcheck source-path=SCRIPTDIR source=course_server.sh
+source "$here/course_server.sh"
 
 arena=$(realpath "${1:?usage: course_workers.sh ARENA_BINARY}")
 slurm_cluster_usable || exit 77
@@ -28,8 +30,6 @@ work=$(mktemp -d /tmp/arena-slurm.XXXXXX)
 chmod 755 "$work"  # the agents run as nobody in the sandbox and must reach their files
 course=$work/course
 logs=$course/cluster/logs
-server_pid=
-submit_pids=()
 
 slurm_test_on_failure() {
     local f
@@ -42,40 +42,10 @@ slurm_test_on_failure() {
 }
 slurm_test_setup "$work"
 
-stop_server() {
-    [ -n "$server_pid" ] || return 0
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 100); do
-        kill -0 "$server_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=
-}
-# The server goes too, whatever happens; then slurm_test_setup's cleanup (the cluster, $work).
-cleanup() {
-    local rc=$?
-    set +e
-    if ((rc != 0)) && [ -n "$server_pid" ]; then
-        ladder | "$python" -m json.tool >"$work/ladder.json" 2>&1
-    fi
-    ((${#submit_pids[@]} == 0)) || kill "${submit_pids[@]}" 2>/dev/null
-    stop_server
-    (exit "$rc")
-    _slurm_test_cleanup
-}
-trap cleanup EXIT
+course_test_save_state() { ladder | "$python" -m json.tool >"$work/ladder.json" 2>&1; }
 
-t0=$SECONDS
-step() { echo "[$((SECONDS - t0)) s] $*"; }
-# Every wait ends by this time, whatever it waits for: the test takes 5 minutes at most.
-end=$((SECONDS + 270))
-# $1 seconds, or what is left of the test's time if that is less (at least 1).
-left() {
-    local s=$(((end - SECONDS) < $1 ? end - SECONDS : $1))
-    echo $((s < 1 ? 1 : s))
-}
+# Every wait ends within the test's time: the test takes 5 minutes at most.
+course_test_start 270
 
 # GET /api/ladder as staff.
 ladder() {
@@ -96,16 +66,6 @@ open_job() {
 games_done() {
     if [ -f "$1" ]; then grep -c ': job [0-9]* done: ' "$1" || true; else echo 0; fi
 }
-# Waits until command "$@" succeeds, for at most $1 seconds.
-wait_for() {
-    local deadline
-    deadline=$((SECONDS + $(left "$1")))
-    shift
-    until "$@"; do
-        ((SECONDS < deadline)) || return 1
-        sleep 0.2
-    done
-}
 
 step "a course with two students' Paper Soccer bots"
 cd "$work"
@@ -114,18 +74,9 @@ printf 'login,name,role\nalice,Alice A,student\nbob,Bob B,student\nprof,Prof P,s
 alice=$("$arena" course token "$course" alice)
 bob=$("$arena" course token "$course" bob)
 prof=$("$arena" course token "$course" prof)
-mkdir -p bot/student
-# The test bot's C++ source, from between its raw string's markers, slowed down to 50 ms a turn:
-# a game then lasts a few seconds, and a worker can be cancelled in the middle of one.
-sed -n '/R"CPP(/,/)CPP"/p' "$here/../support/soccer_bot_source.hpp" | sed '1d;$d' |
-    sed 's/^      std::vector<int> path;$/      usleep(50000);\n&/' >bot/student/bot.cpp
-grep -q usleep bot/student/bot.cpp || fail "the bot's source is not as expected"
-printf 'build:\n\tg++ -std=c++17 -O1 -include unistd.h -o bot bot.cpp\nclean:\n\trm -f bot\n' \
-    >bot/student/Makefile
-(cd bot && "$python" -c '
-import sys, zipfile
-with zipfile.ZipFile("../bot.zip", "w") as z:
-    for name in sys.argv[1:]: z.write(name)' student student/bot.cpp student/Makefile)
+# The test bot slowed down to 50 ms a turn: a game then lasts a few seconds, and a worker can be
+# cancelled in the middle of one.
+course_test_bot_zip 50000
 
 "$arena" course serve "$course" --port 0 --no-grade --local-games 0 --move-time 200 --lease 8 \
     --ladder-queue 4 --check-options "--move-time 1000" >"$work/server.log" 2>&1 &
