@@ -263,6 +263,9 @@ TEST(CourseFinal, PlaysTheVersionsBeforeTheCutoffAndServesTheReport) {
   ASSERT_EQ(download->status, 200);
   ASSERT_GE(download->body.size(), 2u);
   EXPECT_EQ(download->body.substr(0, 2), "\x1f\x8b");
+  // Sent in pieces, whole.
+  EXPECT_EQ(download->body.size(),
+            std::filesystem::file_size(s.dir() / "final" / "final-report.tar.gz"));
 }
 
 }  // namespace

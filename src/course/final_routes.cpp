@@ -2,7 +2,6 @@
 // once it is done, reads its report at /final/ or downloads it as one .tar.gz.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <regex>
 
 #include "course/routes.hpp"
@@ -28,11 +27,6 @@ nlohmann::json final_json(FinalTournament& final_tournament) {
     j["download"] = "/api/final/download";
   }
   return j;
-}
-
-std::string read_whole(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 void start(CourseContext& ctx, const httplib::Request& req, httplib::Response& res,
@@ -107,7 +101,8 @@ void add_final_routes(httplib::Server& server, CourseContext& ctx) {
                  return web::send_error(res, 404, "the final tournament has no report yet");
                res.set_header("Content-Disposition",
                               "attachment; filename=\"final-report.tar.gz\"");
-               res.set_content(read_whole(file), "application/gzip");
+               if (!web::send_file(res, file, "application/gzip"))
+                 return web::send_error(res, 404, "the final tournament has no report yet");
              }));
   server.Get("/final",
              [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/final/"); });
@@ -117,8 +112,8 @@ void add_final_routes(httplib::Server& server, CourseContext& ctx) {
                if (name.empty()) name = "index.html";
                const auto file = report_file(ctx, name, res);
                if (!file) return;
-               res.set_content(read_whole(*file),
-                               std::string(view::content_type_for(name)).c_str());
+               if (!web::send_file(res, *file, std::string(view::content_type_for(name))))
+                 web::send_error(res, 404, "no such page of the final's report");
              }));
 }
 

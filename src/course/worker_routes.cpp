@@ -4,8 +4,6 @@
 // ran out (the job went to another worker) is refused, so no game counts twice.
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "course/check_report.hpp"
 #include "course/credentials.hpp"
 #include "course/routes.hpp"
@@ -240,11 +238,8 @@ void add_worker_routes(httplib::Server& server, CourseContext& ctx) {
                  }
                }
                if (!held) return web::send_error(res, 404, "no job of yours plays this file");
-               std::ifstream in(ctx.files.path(hash), std::ios::binary);
-               std::string bytes((std::istreambuf_iterator<char>(in)),
-                                 std::istreambuf_iterator<char>());
-               if (!in && !in.eof()) return web::send_error(res, 500, "the file cannot be read");
-               res.set_content(std::move(bytes), "application/octet-stream");
+               if (!web::send_file(res, ctx.files.path(hash), "application/octet-stream"))
+                 return web::send_error(res, 500, "the file cannot be read");
              }));
 }
 

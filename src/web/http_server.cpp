@@ -4,9 +4,11 @@
 #include <fmt/ostream.h>
 #include <sys/socket.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <stdexcept>
@@ -66,6 +68,25 @@ void send_json(httplib::Response& res, const nlohmann::json& body, int status) {
 void send_error(httplib::Response& res, int status, const std::string& message) {
   constexpr auto replace = nlohmann::json::error_handler_t::replace;
   send_json(res, nlohmann::json{{"error", message}}.dump(-1, ' ', false, replace), status);
+}
+
+bool send_file(httplib::Response& res, const std::filesystem::path& file,
+               const std::string& content_type) {
+  auto in = std::make_shared<std::ifstream>(file, std::ios::binary);
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(file, ec);
+  if (!*in || ec) return false;
+  res.set_content_provider(
+      static_cast<std::size_t>(size), content_type,
+      [in](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+        std::array<char, 64 * 1024> buffer;
+        in->seekg(static_cast<std::streamoff>(offset));
+        in->read(buffer.data(), static_cast<std::streamsize>(std::min(length, buffer.size())));
+        const auto got = in->gcount();
+        // A file cut short meanwhile ends the answer rather than sending made-up bytes.
+        return got > 0 && sink.write(buffer.data(), static_cast<std::size_t>(got));
+      });
+  return true;
 }
 
 void configure(httplib::Server& server, const ServerLimits& limits, const std::string& csp) {

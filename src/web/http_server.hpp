@@ -5,6 +5,7 @@
 #include <httplib.h>
 
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
@@ -47,5 +48,9 @@ void send_json(httplib::Response& res, const std::string& body, int status = 200
 // Dumped with bytes that are not UTF-8 replaced (a name from a roster, a log), never throwing.
 void send_json(httplib::Response& res, const nlohmann::json& body, int status = 200);
 void send_error(httplib::Response& res, int status, const std::string& message);
+// A file's bytes, read in pieces as they are sent (a large file never sits whole in memory);
+// false, answering nothing, when it cannot be opened.
+bool send_file(httplib::Response& res, const std::filesystem::path& file,
+               const std::string& content_type);
 
 }  // namespace arena::web
