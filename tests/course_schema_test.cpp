@@ -2,10 +2,9 @@
 // again (a new kind of job), and what referred to it must still refer to the same rows.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "course/schema.hpp"
 #include "course/sqlite.hpp"
+#include "support/temp_dir.hpp"
 
 namespace arena::course {
 namespace {
@@ -17,9 +16,8 @@ std::int64_t one_number(Database& db, const std::string& sql) {
 }
 
 TEST(CourseSchema, MakingTheJobsTableAgainKeepsItsRowsReferencesAndIds) {
-  const auto file = std::filesystem::temp_directory_path() /
-                    ("arena-schema-" + std::to_string(::getpid()) + ".db");
-  std::filesystem::remove(file);
+  const arena::testing::TempDir tmp;  // the database and its -wal and -shm files go with it
+  const auto file = tmp.path() / "course.db";
   {
     Database db(file, true);
     migrate(db, 2);
@@ -53,7 +51,6 @@ TEST(CourseSchema, MakingTheJobsTableAgainKeepsItsRowsReferencesAndIds) {
                        "created, job_id) VALUES ('ladder', 'a', 'b', 'white', '', 1, '{}', 'x', "
                        "99)"),
                std::runtime_error);
-  std::filesystem::remove(file);
 }
 
 }  // namespace
