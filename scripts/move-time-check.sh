@@ -5,8 +5,10 @@
 #
 #   scripts/move-time-check.sh GAME MOVE_TIME_MS [MOVES]      e.g. scripts/move-time-check.sh soccer 1000 1000
 #
-# ARENA=path/to/arena (default build/release/arena). Uses one game at a time (as many as the
-# agents' sandbox gives cores). Costs about MOVES x MOVE_TIME_MS of CPU.
+# ARENA=path/to/arena (default build/release/arena). Plays one game at a time (as many as the
+# agents' sandbox gives cores), or CONCURRENCY=N at once. Costs about MOVES x MOVE_TIME_MS of CPU.
+# For Paper Soccer it also gives the CPU per turn without the turns that a forced result (a won or
+# lost position, the engine's score in its log) ended at once.
 set -euo pipefail
 game=${1:?usage: $0 GAME MOVE_TIME_MS [MOVES]}
 move_time=${2:?usage: $0 GAME MOVE_TIME_MS [MOVES]}
@@ -29,16 +31,31 @@ round=0
 while [ "$(count_moves)" -lt "$want" ]; do
   round=$((round + 1))
   "$arena" tournament "$game" -a 'e1: engine' -a 'e2: engine' --move-time "$move_time" \
-    --warmup 0 --seed "$round" -q --out "$work/t$round" > "$work/t$round.out" 2>&1 ||
+    --warmup 0 --seed "$round" -j "${CONCURRENCY:-1}" -q --out "$work/t$round" > "$work/t$round.out" 2>&1 ||
     { cat "$work/t$round.out"; exit 1; }
 done
 
 python3 - "$work" "$move_time" "$game" <<'PY'
-import glob, json, sys
+import glob, json, re, sys
 work, limit, game = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-moves, first, ends, settings = [], [], {}, {}
+moves, first, ends, settings, open_cpu = [], [], {}, {}, []
+# A move whose search found a forced result: its score in the engine's log (stderr) is a win or
+# loss score, |score| >= 999999.
+def forced_plies(record_file, side):
+    plies = set()
+    try:
+        for l in open(record_file[:-len(".json")] + f".{side}.log", errors="replace"):
+            m = re.search(r"turn (\d+): .* score (-?\d+)", l)
+            if m and abs(int(m.group(2))) >= 999999:
+                plies.add(int(m.group(1)))
+    except OSError:
+        pass
+    return plies
 for f in sorted(glob.glob(work + "/*/games/*.json")):
     r = json.load(open(f))
+    forced = forced_plies(f, "white") | forced_plies(f, "black")
+    open_cpu += [m["cpu_ms"] for m in r.get("moves", [])
+                 if m.get("cpu_ms") is not None and m["ply"] not in forced]
     settings = r.get("settings", {})
     why = r.get("result", {}).get("reason", "?")
     ends[why] = ends.get(why, 0) + 1
@@ -59,6 +76,9 @@ if moves:
 cpu = [x[1] for x in allm if x[1] is not None]
 if cpu:
     print(line("CPU per move", cpu, limit))
+if open_cpu:
+    print(line("  the same where the engine had not found a forced result", open_cpu, limit))
+    print(f"    (a forced win or loss ends a search at once: {len(cpu) - len(open_cpu)} such moves)")
 # What the referee enforces: the course servers the wall time per move; the Paper Soccer referee
 # user CPU per turn (cpu_per_turn_ms) and a wall-clock cap (wall_per_turn_ms).
 timed_out = sum(n for why, n in ends.items() if "time" in why)

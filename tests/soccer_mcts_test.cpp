@@ -2,8 +2,11 @@
 // never hands the opponent a goal when it need not, and always answers a legal turn.
 #include <gtest/gtest.h>
 
-#include <ctime>
+#include <chrono>
+#include <cstdint>
 
+#include "core/process_cpu.hpp"
+#include "core/rng.hpp"
 #include "games/soccer/mcts.hpp"
 
 namespace arena::soccer {
@@ -209,14 +212,63 @@ TEST(SoccerMcts, TreesAliveAtOnceShareAMemoryLimit) {
 TEST(SoccerMcts, ThreadsShareACpuTimeLimit) {
   MctsSettings settings;
   settings.threads = 2;
-  settings.cpu_time_limit = true;
-  settings.time = std::chrono::milliseconds(300);
+  settings.cpu_time = std::chrono::milliseconds(300);
+  settings.time = std::chrono::seconds(10);
   Mcts mcts(settings);
-  const std::clock_t before = std::clock();
+  const auto before = process_cpu();
   const TurnChoice c = mcts.choose(State::start());
-  const double cpu_ms = 1000.0 * static_cast<double>(std::clock() - before) / CLOCKS_PER_SEC;
-  EXPECT_LT(cpu_ms, 300 + 60) << "wall " << c.elapsed.count() << " ms";
+  const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(process_cpu() - before);
+  EXPECT_LT(used.count(), 300 + 60) << "wall " << c.elapsed.count() << " ms";
   EXPECT_GT(c.nodes, 0u);
+}
+
+// The referee's clock runs from the bot's last answer: the search spends the whole CPU budget,
+// less what the process used since its last answer (here a busy loop of 100 ms between turns).
+TEST(SoccerMcts, SpendsTheCpuTimeLeftSinceItsLastAnswer) {
+  using std::chrono::milliseconds;
+  MctsSettings settings;
+  settings.cpu_time = milliseconds(200);
+  settings.time = std::chrono::seconds(10);
+  Mcts mcts(settings);
+  auto spent = [](auto before) {
+    return std::chrono::duration_cast<milliseconds>(process_cpu() - before).count();
+  };
+  auto before = process_cpu();
+  State s = State::start();
+  const TurnChoice first = mcts.choose(s);
+  EXPECT_GE(spent(before), 190) << "the search stopped before its CPU time was spent";
+  EXPECT_LT(spent(before), 240);
+  EXPECT_GE(mcts.last_cpu_time().count(), 190);
+  ASSERT_TRUE(play_turn(s, first.turn));
+  Rng rng(7);
+  ASSERT_TRUE(play_turn(s, random_turn(s, rng)));
+  ASSERT_FALSE(s.over());
+  before = process_cpu();
+  volatile std::uint64_t sink = 0;
+  while (spent(before) < 100) sink = sink + 1;
+  before = process_cpu();
+  mcts.choose(s);
+  EXPECT_LT(spent(before), 140) << "the 100 ms used since the last answer were not counted";
+  EXPECT_GE(mcts.last_cpu_time().count(), 190);
+  EXPECT_LT(mcts.last_cpu_time().count(), 240);
+}
+
+// A bot's first turn counts from the process's start, as the referee that started it counts it:
+// a process that has already used its CPU time answers at once.
+TEST(SoccerMcts, TheFirstTurnCanCountFromTheProcessesStart) {
+  using std::chrono::milliseconds;
+  while (process_cpu() < milliseconds(80)) {
+  }
+  MctsSettings settings;
+  settings.cpu_time = milliseconds(50);
+  settings.cpu_time_from_process_start = true;
+  settings.time = std::chrono::seconds(10);
+  Mcts mcts(settings);
+  const auto before = process_cpu();
+  const TurnChoice c = mcts.choose(State::start());
+  EXPECT_LT(std::chrono::duration_cast<milliseconds>(process_cpu() - before).count(), 30);
+  State after = State::start();
+  EXPECT_TRUE(play_turn(after, c.turn));
 }
 
 TEST(SoccerMcts, StopsOnTime) {

@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/process_cpu.hpp"
 #include "core/time_left.hpp"
 #include "sandbox/process_group.hpp"
 
@@ -95,10 +96,6 @@ class StopSignalsHeld {
  private:
   sigset_t old_;
 };
-
-std::chrono::microseconds rusage_user(const rusage& ru) {
-  return std::chrono::seconds(ru.ru_utime.tv_sec) + std::chrono::microseconds(ru.ru_utime.tv_usec);
-}
 
 }  // namespace
 
@@ -451,7 +448,7 @@ bool ChildProcess::reap(bool block) {
   const pid_t r = ::wait4(pid_, &status, block ? 0 : WNOHANG, &ru);
   if (r != pid_) return false;
   wait_status_ = status;
-  reaped_cpu_ = rusage_user(ru);
+  reaped_cpu_ = user_time(ru);
   return true;
 }
 

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/process_cpu.hpp"
+
 namespace arena::soccer {
 namespace {
 
@@ -30,7 +32,10 @@ std::atomic<int> live_trees{0};
 
 }  // namespace
 
-Mcts::Mcts(MctsSettings settings) : settings_(settings) {
+Mcts::Mcts(MctsSettings settings)
+    : settings_(settings),
+      cpu_mark_(settings.cpu_time_from_process_start ? std::chrono::nanoseconds(0)
+                                                     : process_cpu()) {
   live_trees.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -203,9 +208,7 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
 
 bool Mcts::out_of_time(const Deadline& deadline) const {
   if (deadline.expired()) return true;
-  if (!settings_.cpu_time_limit || settings_.threads <= 1 || !settings_.time) return false;
-  const double cpu_ms = 1000.0 * static_cast<double>(std::clock() - cpu_at_start_) / CLOCKS_PER_SEC;
-  return cpu_ms >= static_cast<double>(settings_.time->count());
+  return settings_.cpu_time && process_cpu() - cpu_mark_ >= *settings_.cpu_time;
 }
 
 // The value is the mover's of the deepest edge; it flips at every level. A proven child may
@@ -318,7 +321,6 @@ std::string Mcts::check_tree() const {
 
 TurnChoice Mcts::choose(const State& s) {
   const Deadline deadline(settings_.time);
-  cpu_at_start_ = std::clock();
   if (const std::uint32_t reply = settings_.reuse_tree ? find_reply(s) : 0) {
     keep_subtree(reply);
   } else {
@@ -389,6 +391,11 @@ TurnChoice Mcts::choose(const State& s) {
   out.depth = depth;
   out.nodes = iterations_;
   out.elapsed = deadline.elapsed();
+  if (settings_.cpu_time) {  // the answer follows at once: the referee's clock starts again
+    const auto now = process_cpu();
+    last_cpu_ = std::chrono::duration_cast<std::chrono::milliseconds>(now - cpu_mark_);
+    cpu_mark_ = now;
+  }
   return out;
 }
 

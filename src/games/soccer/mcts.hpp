@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <ctime>
 #include <deque>
 #include <limits>
 #include <optional>
@@ -43,9 +42,13 @@ struct MctsSettings {
   double prior_scale = 200.0;  // evaluation units per e-fold of a child's prior
   bool reuse_tree = true;      // keep the subtree of the position the opponent's turn led to
   int threads = 1;             // threads searching the one tree
-  // `time` is also a limit on the process's CPU time, all threads together (Paper Soccer's
-  // referee counts CPU time; with one thread the clock on the wall comes first anyway).
-  bool cpu_time_limit = false;
+  // A limit on the process's CPU time (all threads together) since its last answer, as Paper
+  // Soccer's referee counts it (user time only: this clock, user and system, is never behind
+  // it): the search spends it to its end, and `time` is then only the wall-clock cap (the
+  // referee's is twice its CPU limit). The first turn counts from the tree's making, or from the
+  // process's start, as a referee that started the process counts it.
+  std::optional<std::chrono::milliseconds> cpu_time;
+  bool cpu_time_from_process_start = false;
   // The tree's memory: the search stops when it is full. 1 GiB holds about 2.9 million
   // positions; 10 s (the course's time a turn) fills 2.5 million in a fresh tree.
   std::size_t max_tree_bytes = std::size_t{1} << 30;
@@ -67,6 +70,8 @@ class Mcts {
   TurnChoice choose(const State& s);
 
   std::size_t tree_positions() const { return nodes_.size(); }
+  // The CPU time the last choice used, as cpu_time counts it (0 without cpu_time).
+  std::chrono::milliseconds last_cpu_time() const { return last_cpu_; }
   std::size_t tree_bytes() const;
   // Empty when the tree is sound (every edge leads to the position its turn gives, the counts
   // add up); else what is wrong. For tests.
@@ -134,7 +139,9 @@ class Mcts {
   int being_built_ = 0;
   bool stopping_ = false;
   bool root_proven_ = false;
-  std::clock_t cpu_at_start_ = 0;
+  // The process's CPU time at the last answer (or the tree's making), and the last turn's use.
+  std::chrono::nanoseconds cpu_mark_{0};
+  std::chrono::milliseconds last_cpu_{0};
 };
 
 }  // namespace arena::soccer

@@ -43,6 +43,7 @@ class ReportingTurns : public Player {
     summary_ = {c.score, c.depth};
     return turn_text(c.turn);
   }
+  void add_info(std::string_view more) { info_ += more; }
   std::string report_random(Turn turn) {
     info_ = "random turn (level)";
     summary_.reset();
@@ -83,14 +84,18 @@ class SearchTurns final : public ReportingTurns {
 // Monte-Carlo tree search over whole turns (mcts.hpp): the engine's default with a move time.
 class MctsTurns final : public ReportingTurns {
  public:
-  MctsTurns(std::string name, MctsSettings settings) : name_(std::move(name)), mcts_(settings) {}
+  MctsTurns(std::string name, MctsSettings settings)
+      : name_(std::move(name)), cpu_limited_(settings.cpu_time.has_value()), mcts_(settings) {}
   std::string name() const override { return name_; }
   std::string choose(const AnyState& state) override {
-    return report(mcts_.choose(state_of(state)), "iterations");
+    std::string turn = report(mcts_.choose(state_of(state)), "iterations");
+    if (cpu_limited_) add_info(fmt::format(" cpu {} ms", mcts_.last_cpu_time().count()));
+    return turn;
   }
 
  private:
   std::string name_;
+  bool cpu_limited_;
   Mcts mcts_;
 };
 
@@ -172,8 +177,14 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
   }
   MctsSettings settings;
   settings.time = limits.time;  // neither depth nor nodes: the move time
+  if (spec.cpu_time_limit) {
+    // The referee counts user CPU from the bot's start and from each answer, and stops a bot
+    // only after twice the time on the wall.
+    settings.cpu_time = std::chrono::milliseconds(engine_cpu_budget_ms(spec.move_time_ms));
+    settings.cpu_time_from_process_start = true;
+    settings.time = std::chrono::milliseconds(engine_budget_ms(2 * spec.move_time_ms));
+  }
   settings.threads = std::max(spec.threads, 1);
-  settings.cpu_time_limit = spec.cpu_time_limit;
   settings.process_tree_bytes = trees_within(process_memory_limit());
   return std::make_unique<MctsTurns>("engine", settings);
 }
