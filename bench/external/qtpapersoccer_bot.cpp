@@ -1,7 +1,7 @@
 // A Paper Soccer bot for the Bucharest course's referee (docs/soccer-protocol.md) around the
 // header-only engine of jdermont/QtPaperSoccer (Apache-2.0): its MCTS (CpuMctsTTRParallel) guided
 // by its 96-32 network, as its GUI plays. Ours, kept outside the product; it only includes the
-// engine's headers, from a checkout the user gives: scripts/build-qtpapersoccer.sh builds it.
+// engine's headers, from a checkout the user gives (docs/strength.md: how to build it).
 //
 //   qtps-bot [--move-time MS=1000] [--margin MS=50] [--threads N=1] [--pool NODES]
 //            [--move-limit N=750] [--net FILE] [--seed N]
