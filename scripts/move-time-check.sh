@@ -5,39 +5,51 @@
 #
 #   scripts/move-time-check.sh GAME MOVE_TIME_MS [MOVES]      e.g. scripts/move-time-check.sh soccer 1000 1000
 #
-# ARENA=path/to/arena (default build/release/arena). Plays one game at a time (as many as the
+# ARENA=path/to/arena (default build/release/arena). KEEP=1 keeps the games' folder; WORK=DIR
+# plays into DIR (an earlier run's, to add to it or only to count again) and keeps it. Plays one game at a time (as many as the
 # agents' sandbox gives cores), or CONCURRENCY=N at once. Costs about MOVES x MOVE_TIME_MS of CPU.
 # For Paper Soccer it also gives the CPU per turn without the turns that a forced result (a won or
-# lost position, the engine's score in its log) ended at once.
+# lost position, the engine's score in its log) ended at once. OPPONENT='engine level=2' (any
+# tournament agent) plays the engine against that instead of itself and measures the engine's
+# moves only: the engine's own games repeat, since its search is deterministic but for the clock.
 set -euo pipefail
 game=${1:?usage: $0 GAME MOVE_TIME_MS [MOVES]}
 move_time=${2:?usage: $0 GAME MOVE_TIME_MS [MOVES]}
 want=${3:-1000}
 arena=${ARENA:-build/release/arena}
-work=$(mktemp -d /tmp/arena-move-time-XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+if [ -n "${WORK:-}" ]; then  # a folder of an earlier run (KEEP=1): add to it, keep it
+  work=$WORK
+  mkdir -p "$work"
+else
+  work=$(mktemp -d /tmp/arena-move-time-XXXXXX)
+  trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+fi
 
 count_moves() {
-  python3 - "$work" <<'PY'
+  python3 - "$work" "${OPPONENT:+e1}" <<'PY'
 import glob, json, sys
 n = 0
 for f in glob.glob(sys.argv[1] + "/*/games/*.json"):
-    n += len(json.load(open(f)).get("moves", []))
+    r = json.load(open(f))
+    n += sum(1 for m in r.get("moves", [])
+             if not sys.argv[2] or r["players"][m["side"]]["name"] == sys.argv[2])
 print(n)
 PY
 }
 
-round=0
+round=$(find "$work" -maxdepth 1 -name 't*.out' | wc -l)
 while [ "$(count_moves)" -lt "$want" ]; do
   round=$((round + 1))
-  "$arena" tournament "$game" -a 'e1: engine' -a 'e2: engine' --move-time "$move_time" \
+  "$arena" tournament "$game" -a 'e1: engine' -a "e2: ${OPPONENT:-engine}" --move-time "$move_time" \
     --warmup 0 --seed "$round" -j "${CONCURRENCY:-1}" -q --out "$work/t$round" > "$work/t$round.out" 2>&1 ||
     { cat "$work/t$round.out"; exit 1; }
 done
 
-python3 - "$work" "$move_time" "$game" <<'PY'
+python3 - "$work" "$move_time" "$game" "${OPPONENT:+e1}" <<'PY'
 import glob, json, re, sys
-work, limit, game = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+work, limit, game, only = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+def measured(record, move):  # with an OPPONENT, e1's moves only
+    return not only or record["players"][move["side"]]["name"] == only
 moves, first, ends, settings, open_cpu = [], [], {}, {}, []
 # A move whose search found a forced result: its score in the engine's log (stderr) is a win or
 # loss score, |score| >= 999999.
@@ -54,22 +66,28 @@ def forced_plies(record_file, side):
 for f in sorted(glob.glob(work + "/*/games/*.json")):
     r = json.load(open(f))
     forced = forced_plies(f, "white") | forced_plies(f, "black")
-    open_cpu += [m["cpu_ms"] for m in r.get("moves", [])
-                 if m.get("cpu_ms") is not None and m["ply"] not in forced]
+    open_cpu += [m["cpu_ms"] for m in r.get("moves", []) if measured(r, m)
+                 and m.get("cpu_ms") is not None and m["ply"] not in forced]
     settings = r.get("settings", {})
     why = r.get("result", {}).get("reason", "?")
     ends[why] = ends.get(why, 0) + 1
     if why in ("timeout", "time-limit", "crash", "illegal-move") or "time" in why:
         print(f"  {f.split('/')[-1]}: {why}: {r['result'].get('detail')}")
     for i, m in enumerate(r.get("moves", [])):
-        (first if i < 2 else moves).append((m["time_ms"], m.get("cpu_ms")))
+        if measured(r, m):
+            (first if i < 2 else moves).append((m["time_ms"], m.get("cpu_ms")))
 allm = moves + first
 def pct(v, p): return v[min(len(v) - 1, int(p * len(v)))]
 def line(label, v, lim):
     v = sorted(v)
     return (f"  {label}: mean {sum(v)/len(v):.0f} ms, median {pct(v,.5)}, p99 {pct(v,.99)}, "
             f"longest {v[-1]} ms = {100*v[-1]/lim:.0f}% of {lim} ms, margin {lim - v[-1]} ms")
-print(f"{game}: {len(allm)} moves at {limit} ms a move; game ends: {ends}")
+games = len(glob.glob(work + "/*/games/*.json"))
+distinct = len({tuple(m["move"] for m in json.load(open(f)).get("moves", []))
+                for f in glob.glob(work + "/*/games/*.json")})
+who = f"the engine's (e1's) " if only else ""
+print(f"{game}: {len(allm)} of {who}moves at {limit} ms a move in {games} games "
+      f"({distinct} different); game ends: {ends}")
 print(line("wall per move, as the referee measured it", [x[0] for x in allm], limit))
 if moves:
     print(line("  the same without each side's first move (process start-up)", [x[0] for x in moves], limit))

@@ -1,6 +1,10 @@
 // Monte-Carlo tree search over whole turns: reproducible with an iteration limit, takes a goal,
 // never hands the opponent a goal when it need not, and always answers a legal turn.
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
@@ -251,6 +255,38 @@ TEST(SoccerMcts, SpendsTheCpuTimeLeftSinceItsLastAnswer) {
   EXPECT_LT(spent(before), 140) << "the 100 ms used since the last answer were not counted";
   EXPECT_GE(mcts.last_cpu_time().count(), 190);
   EXPECT_LT(mcts.last_cpu_time().count(), 240);
+}
+
+// On a core shared with a busy process, the referee's sampled clock strays: the search keeps part
+// of the time it waited in hand and stops short of its CPU time.
+TEST(SoccerMcts, KeepsTimeInHandOnASharedCore) {
+  using std::chrono::milliseconds;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  cpu_set_t before_pin;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before_pin, &before_pin), 0);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const pid_t busy = fork();  // another process: the referee counts this one's CPU only
+  ASSERT_GE(busy, 0);
+  if (busy == 0) {
+    alarm(5);  // bounded even if the test dies before it kills the loop
+    for (;;) {
+    }
+  }
+  MctsSettings settings;
+  settings.cpu_time = milliseconds(200);
+  settings.time = std::chrono::seconds(10);
+  Mcts mcts(settings);
+  const auto wall = std::chrono::steady_clock::now();
+  const TurnChoice c = mcts.choose(State::start());
+  const auto waited = std::chrono::steady_clock::now() - wall;
+  kill(busy, SIGKILL);
+  waitpid(busy, nullptr, 0);
+  sched_setaffinity(0, sizeof before_pin, &before_pin);
+  EXPECT_GT(waited, milliseconds(300)) << "the busy process did not share the core";
+  EXPECT_LT(mcts.last_cpu_time(), milliseconds(196));
+  EXPECT_GT(c.nodes, 0u);
 }
 
 // A bot's first turn counts from the process's start, as the referee that started it counts it:

@@ -208,7 +208,13 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
 
 bool Mcts::out_of_time(const Deadline& deadline) const {
   if (deadline.expired()) return true;
-  return settings_.cpu_time && process_cpu() - cpu_mark_ >= *settings_.cpu_time;
+  if (!settings_.cpu_time) return false;
+  const std::chrono::nanoseconds cpu = process_cpu() - cpu_mark_;
+  // On a shared core the referee's user time, sampled at scheduler ticks, strays tens of ms from
+  // the true time (more, the more the process waits): an eighth of the wait is kept in hand.
+  const std::chrono::nanoseconds waited = deadline.since_start() - cpu;
+  const std::chrono::nanoseconds reserve = std::max(waited / 8, std::chrono::nanoseconds(0));
+  return cpu + reserve >= *settings_.cpu_time;
 }
 
 // The value is the mover's of the deepest edge; it flips at every level. A proven child may
