@@ -85,8 +85,8 @@ def line(label, v, lim):
 games = len(glob.glob(work + "/*/games/*.json"))
 distinct = len({tuple(m["move"] for m in json.load(open(f)).get("moves", []))
                 for f in glob.glob(work + "/*/games/*.json")})
-who = f"the engine's (e1's) " if only else ""
-print(f"{game}: {len(allm)} of {who}moves at {limit} ms a move in {games} games "
+who = "of the engine's (e1's) " if only else ""
+print(f"{game}: {len(allm)} {who}moves at {limit} ms a move in {games} games "
       f"({distinct} different); game ends: {ends}")
 print(line("wall per move, as the referee measured it", [x[0] for x in allm], limit))
 if moves:
