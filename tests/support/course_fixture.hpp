@@ -50,13 +50,16 @@ inline std::string soccer_zip(const std::filesystem::path& dir,
 }
 
 // The server plays no ladder games itself unless `ladder_args` (its ladder options) are given.
-// `more_students` adds s01, s02, ... to the roster (with tokens).
+// `more_students` adds s01, s02, ... to the roster (with tokens). `check_options` are the checks'
+// (their smoke games' move time).
 class CourseServer {
  public:
   explicit CourseServer(std::string extra_serve_args = "",
                         std::vector<std::string> ladder_args = {"--local-games=0"},
-                        int more_students = 0)
-      : extra_(std::move(extra_serve_args)), ladder_(std::move(ladder_args)) {
+                        int more_students = 0, std::string check_options = "--move-time 1000")
+      : extra_(std::move(extra_serve_args)),
+        ladder_(std::move(ladder_args)),
+        check_options_(std::move(check_options)) {
     dir_ = tmp_.path() / "course";
     std::vector<std::string> logins = {"alice", "bob", "prof"};
     {
@@ -84,7 +87,7 @@ class CourseServer {
   void start() {
     std::vector<std::string> argv = {ARENA_BINARY,  "course",          "serve",
                                      dir_.string(), "--port",          "0",
-                                     "--no-grade",  "--check-options", "--move-time 1000"};
+                                     "--no-grade",  "--check-options", check_options_};
     if (!extra_.empty()) argv.push_back(extra_);
     argv.insert(argv.end(), ladder_.begin(), ladder_.end());
     server_ = std::make_unique<Process>(argv);
@@ -152,6 +155,7 @@ class CourseServer {
   std::filesystem::path dir_;
   std::string extra_;
   std::vector<std::string> ladder_;
+  std::string check_options_;
   std::map<std::string, std::string> tokens_;
   std::unique_ptr<Process> server_;
   int port_ = 0;
