@@ -472,12 +472,12 @@ TEST(CourseLadder, TwelveHandInsAndANewVersion) {
   int with_v2 = 0;
   for (std::size_t i = 0; i < 4; ++i)
     with_v2 += after[i]["white_submission"] == v2 || after[i]["black_submission"] == v2;
-  // One game may have been under way when it entered.
+  // One game may have been under way when it entered: the old version plays no other.
   EXPECT_GE(with_v2, 3) << json(after).dump();
-  for (const auto& j : after) {
-    EXPECT_NE(j["white_submission"], ids["s01"]);
-    EXPECT_NE(j["black_submission"], ids["s01"]);
-  }
+  int with_old = 0;
+  for (const auto& j : after)
+    with_old += j["white_submission"] == ids["s01"] || j["black_submission"] == ids["s01"];
+  EXPECT_LE(with_old, 1) << json(after).dump();
   const json board = get_json(s, "bob", "/api/leaderboard");
   ASSERT_EQ(board["rows"].size(), 12u);
   bool v2_listed = false;
