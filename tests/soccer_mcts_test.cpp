@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
@@ -128,7 +129,9 @@ TEST(SoccerMcts, KeepsASoundTreeFromTurnToTurn) {
     const TurnChoice c = mover.choose(s);
     ASSERT_EQ(mover.check_tree(), "") << "turn " << turns;
     // A fresh tree holds the root, one position per iteration and one per turn of the root.
-    if (mover.tree_positions() > 1 + c.nodes + TurnState::kMaxMoves) ++reused;
+    const auto root_turns =
+        std::max<std::size_t>(TurnState::kMaxMoves, MctsSettings{}.turns.max_turns);
+    if (mover.tree_positions() > 1 + c.nodes + root_turns) ++reused;
     ASSERT_TRUE(play_turn(s, c.turn));
     ++turns;
   }

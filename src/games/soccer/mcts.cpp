@@ -19,14 +19,6 @@ bool wins(const State& over, Side side) {
   return over.result().outcome == win_for(side);
 }
 
-State after_turn(State s, std::uint8_t target) {
-  TurnPlan plan;
-  plan_turns(s, plan);
-  const std::uint8_t from = s.ball();
-  for (std::uint8_t d : plan.path_to(target, from)) s.step(d);
-  return s;
-}
-
 // Trees alive in this process: they share MctsSettings::process_tree_bytes.
 std::atomic<int> live_trees{0};
 
@@ -36,6 +28,8 @@ Mcts::Mcts(MctsSettings settings)
     : settings_(settings),
       cpu_mark_(settings.cpu_time_from_process_start ? std::chrono::nanoseconds(0)
                                                      : process_cpu()) {
+  // An edge names its turn in 16 bits.
+  settings_.turns.max_turns = std::clamp(settings_.turns.max_turns, 0, 4096);
   live_trees.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -47,11 +41,17 @@ double Mcts::to_value(int eval) const {
   return 1.0 / (1.0 + std::exp(-eval / settings_.value_scale));
 }
 
+State Mcts::after_turn(const State& parent, int turn, TurnOptions& scratch) const {
+  scratch.list(parent, settings_.turns);
+  return scratch.after(parent, turn);
+}
+
 void Mcts::build(const State& s, Expansion& x) const {
   x.state = s;
   x.edges.clear();
   x.evals.clear();
   x.proof = Proof::Unknown;
+  x.complete = true;
   if (s.over()) {  // at the end the side to move is still the side that played the last turn
     const bool won = wins(s, s.side_to_move());
     x.value = won ? 1.0 : 0.0;
@@ -59,15 +59,14 @@ void Mcts::build(const State& s, Expansion& x) const {
     return;
   }
   const Side mover = s.side_to_move();
-  TurnPlan plan;
-  plan_turns(s, plan);
+  x.turns.list(s, settings_.turns);
+  x.complete = x.turns.complete();
   double best = -1.0, max_eval = -1e18;
   bool all_lose = true;
-  for (const TurnMove& m : plan.targets) {
-    State child = s;
-    for (std::uint8_t d : plan.path_to(m.target, s.ball())) child.step(d);
+  for (int i = 0; i < x.turns.size(); ++i) {
+    const State child = x.turns.after(s, i);
     Edge e;
-    e.target = m.target;
+    e.turn = static_cast<std::uint16_t>(i);
     double eval;
     if (child.over()) {
       const bool won = wins(child, mover);
@@ -86,7 +85,7 @@ void Mcts::build(const State& s, Expansion& x) const {
     x.evals.push_back(eval);
     x.edges.push_back(e);
   }
-  if (all_lose) x.proof = Proof::Win;
+  if (all_lose && x.complete) x.proof = Proof::Win;
   // Priors: a softmax of the evaluations of the turn's ends.
   double total = 0;
   for (std::size_t i = 0; i < x.evals.size(); ++i) {
@@ -102,16 +101,16 @@ void Mcts::build(const State& s, Expansion& x) const {
 std::uint32_t Mcts::append(const Expansion& x) {
   const auto index = static_cast<std::uint32_t>(nodes_.size());
   nodes_.push_back(Node{x.state, static_cast<std::uint32_t>(edges_.size()),
-                        static_cast<std::uint32_t>(x.edges.size()), 0});
+                        static_cast<std::uint32_t>(x.edges.size()), 0, x.complete});
   for (const Edge& e : x.edges) edges_.push_back(e);
   return index;
 }
 
-// PUCT; an edge's evaluation counts as its first visit. Edges proven lost are never chosen
-// (a node whose edges are all lost is proven and never entered).
+// PUCT; an edge's evaluation counts as its first visit. Edges proven lost are never chosen: a
+// node whose edges are all lost is proven, or, if its list of turns is not complete, gives kNone.
 std::uint32_t Mcts::select(const Node& n) const {
   const double root_visits = std::sqrt(static_cast<double>(n.visits) + 1.0);
-  std::uint32_t best = n.first_edge;
+  std::uint32_t best = kNone;
   double best_score = -1e18;
   for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
     const Edge& e = edges_[i];
@@ -127,7 +126,7 @@ std::uint32_t Mcts::select(const Node& n) const {
 }
 
 Mcts::Proof Mcts::proof_of(const Node& n) const {
-  bool all_lose = n.edge_count > 0;
+  bool all_lose = n.edge_count > 0 && n.complete;
   for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
     if (edges_[i].proof == Proof::Win) return Proof::Loss;
     if (edges_[i].proof != Proof::Loss) all_lose = false;
@@ -138,7 +137,7 @@ Mcts::Proof Mcts::proof_of(const Node& n) const {
 // Builds the child of a root edge and adds it, with one visit (before the threads start).
 void Mcts::expand(std::uint32_t node, std::uint32_t edge) {
   Expansion x;
-  build(after_turn(nodes_[node].state, edges_[edge].target), x);
+  build(after_turn(nodes_[node].state, edges_[edge].turn, x.parent_turns), x);
   const std::uint32_t index = append(x);
   Edge& e = edges_[edge];
   e.child = index;
@@ -163,12 +162,34 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
     }
     path.clear();
     std::uint32_t node = 0;
+    bool all_listed_lost = false;
     for (;;) {
       const std::uint32_t e = select(nodes_[node]);
+      if (e == kNone) {
+        all_listed_lost = true;
+        break;
+      }
       path.push_back(e);
       const std::uint32_t child = edges_[e].child;
       if (child == 0 || child == kBeingBuilt) break;
       node = child;
+    }
+    if (all_listed_lost) {
+      // Every turn listed here loses, but not every turn is listed: valued as a loss for the
+      // side to move, not proven.
+      if (path.empty()) {  // at the root: nothing is left to search
+        stopping_ = true;
+        return;
+      }
+      for (std::uint32_t e : path) {
+        edges_[e].visits += 1;
+        nodes_[edges_[e].child].visits += 1;
+      }
+      nodes_[0].visits += 1;
+      back_up(path, 1.0);
+      ++iterations_;
+      ++done;
+      continue;
     }
     Edge& leaf = edges_[path.back()];
     if (leaf.child == kBeingBuilt) {  // another thread's: look again once it is in the tree
@@ -186,9 +207,9 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
     leaf.child = kBeingBuilt;
     ++being_built_;
     const State parent = nodes_[node].state;
-    const std::uint8_t target = leaf.target;
+    const int turn = leaf.turn;
     lock.unlock();
-    build(after_turn(parent, target), x);
+    build(after_turn(parent, turn, x.parent_turns), x);
     lock.lock();
     --being_built_;
     const std::uint32_t index = append(x);
@@ -287,7 +308,9 @@ std::size_t Mcts::tree_bytes() const {
 // Full unless the next position and its edges (one per candidate turn at most) still fit in this
 // tree's share of the memory, after those that other threads are building.
 bool Mcts::full() const {
-  const std::size_t most = sizeof(Node) + TurnState::kMaxMoves * sizeof(Edge);
+  const std::size_t most = sizeof(Node) + static_cast<std::size_t>(std::max(
+                                              TurnState::kMaxMoves, settings_.turns.max_turns)) *
+                                              sizeof(Edge);
   std::size_t room = settings_.max_tree_bytes;
   if (settings_.process_tree_bytes) {
     const auto trees = std::max(1, live_trees.load(std::memory_order_relaxed));
@@ -297,21 +320,23 @@ bool Mcts::full() const {
 }
 
 std::string Mcts::check_tree() const {
+  TurnOptions turns;
   for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
     const Node& n = nodes_[i];
     if (i + 1 < nodes_.size() && nodes_[i + 1].first_edge != n.first_edge + n.edge_count)
       return fmt::format("the edges of position {} are not followed by the next's", i);
     std::uint64_t visits = 0;
-    TurnPlan plan;
-    if (!n.state.over()) plan_turns(n.state, plan);
+    turns.list(n.state, settings_.turns);
+    if (n.complete != turns.complete())
+      return fmt::format("position {} is marked complete {}, its list {}", i, n.complete,
+                         turns.complete());
     for (std::uint32_t k = n.first_edge; k < n.first_edge + n.edge_count; ++k) {
       const Edge& e = edges_[k];
       visits += e.visits;
       if (e.child == 0) continue;
       if (e.child <= i || e.child >= nodes_.size())
         return fmt::format("edge {} of position {} leads to position {}", k, i, e.child);
-      State after = n.state;
-      for (std::uint8_t d : plan.path_to(e.target, n.state.ball())) after.step(d);
+      const State after = turns.after(n.state, e.turn);
       const State& child = nodes_[e.child].state;
       if (after.hash() != child.hash() || after.ply() != child.ply())
         return fmt::format("edge {} of position {} leads to another position", k, i);
@@ -373,7 +398,9 @@ TurnChoice Mcts::choose(const State& s) {
   for (std::uint32_t i = root.first_edge; i < root.first_edge + root.edge_count; ++i)
     if (rank(edges_[i]) > rank(edges_[best])) best = i;
   TurnChoice out;
-  out.turn = TurnState(s).turn_for(TurnMove{edges_[best].target});
+  TurnOptions turns;
+  turns.list(s, settings_.turns);
+  out.turn = turns.turn(edges_[best].turn);
   const Edge& b = edges_[best];
   const double q = b.proof == Proof::Win ? 1.0 : b.proof == Proof::Loss ? 0.0 : mean_value(b);
   const double clamped = std::clamp(q, 1e-6, 1.0 - 1e-6);

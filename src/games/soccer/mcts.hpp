@@ -1,9 +1,9 @@
 #pragma once
 // Monte-Carlo tree search over whole turns (PUCT with solver).
 //
-// Each tree edge is one candidate turn of turn_state.hpp (one turn per point a turn can end on),
-// so sides alternate on every edge. A new node is valued by a one-turn look-ahead of the
-// evaluation (the best of its children's evaluations) instead of a random playout: random turns
+// Each tree edge is one turn of turn_options.hpp (one per distinct position a turn leads to, up
+// to a limit), so sides alternate on every edge. A new node is valued by a one-turn look-ahead of
+// the evaluation (the best of its children's evaluations) instead of a random playout: random turns
 // get stuck or score own goals far more often than real play, so playouts mostly measure noise.
 // The children's evaluations also give the priors. Proven results (a reachable goal, no way but
 // a losing turn) are propagated up the tree (MCTS-Solver), because bouncing turns often end in a
@@ -25,6 +25,7 @@
 
 #include "core/spin_lock.hpp"
 #include "games/soccer/engine.hpp"
+#include "games/soccer/turn_options.hpp"
 
 namespace arena::soccer {
 
@@ -41,6 +42,7 @@ struct MctsSettings {
   double value_scale = 400.0;  // evaluation units per logistic unit of the win chance
   double prior_scale = 200.0;  // evaluation units per e-fold of a child's prior
   bool reuse_tree = true;      // keep the subtree of the position the opponent's turn led to
+  TurnOptionLimits turns;      // how many of a position's turns become edges
   int threads = 1;             // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind
@@ -86,7 +88,7 @@ class Mcts {
     std::uint32_t visits = 0;  // not counting the evaluation's
     std::uint32_t child = 0;   // node index; 0 = not expanded yet (node 0 is the root)
     float prior = 0;
-    std::uint8_t target = 0;
+    std::uint16_t turn = 0;  // its index in the position's TurnOptions
     Proof proof = Proof::Unknown;
     bool lost_at_once = false;  // the game ends, or the opponent scores, right after this turn
   };
@@ -98,19 +100,26 @@ class Mcts {
     std::uint32_t first_edge = 0;
     std::uint32_t edge_count = 0;
     std::uint32_t visits = 0;
+    bool complete = true;  // its edges are all the turns there are (else no edge proves it lost)
   };
 
   // A new position with its edges, built outside the tree's lock.
   struct Expansion {
+    TurnOptions parent_turns;  // to find the position (an edge keeps only its turn's index)
+    TurnOptions turns;
     State state;
     std::vector<Edge> edges;
     std::vector<double> evals;  // of each edge's turn, for its prior
     double value = 0;           // for the side that moved into the position
     Proof proof = Proof::Unknown;
+    bool complete = true;
   };
   // The edge's child while a thread builds it.
   static constexpr std::uint32_t kBeingBuilt = ~std::uint32_t{0};
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};  // no edge to choose
 
+  // The position after turn `turn` of `parent`.
+  State after_turn(const State& parent, int turn, TurnOptions& scratch) const;
   void build(const State& s, Expansion& x) const;
   std::uint32_t append(const Expansion& x);  // adds the position; gives its index
   void expand(std::uint32_t node, std::uint32_t edge);

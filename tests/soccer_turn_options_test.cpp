@@ -1,0 +1,137 @@
+// The tree search's turns: one per distinct position after the turn, every one legal, all of
+// them where the walk's limits allow (checked against every legal turn, enumerated step by
+// step), and the same list every time.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/rng.hpp"
+#include "games/soccer/engine.hpp"
+#include "games/soccer/turn_options.hpp"
+
+namespace arena::soccer {
+namespace {
+
+constexpr TurnOptionLimits kUnlimited{.max_turns = 1 << 20, .steps_per_turn = 64};
+
+State walk(State s, std::initializer_list<int> steps) {
+  for (int d : steps) s.step(d);
+  return s;
+}
+
+// Positions along seeded random games, skipping finished ones.
+template <class Visit>
+void random_positions(std::uint64_t seed, int games, Visit&& visit) {
+  Rng rng(seed);
+  for (int g = 0; g < games; ++g) {
+    State s = State::start();
+    while (!s.over()) {
+      visit(s);
+      ASSERT_TRUE(play_turn(s, random_turn(s, rng)));
+    }
+  }
+}
+
+// Each listed turn is legal, gives the position after() says, and no two give the same one.
+void expect_sound(const State& s, const TurnOptions& options) {
+  std::set<std::uint64_t> positions;
+  for (int i = 0; i < options.size(); ++i) {
+    State after = s;
+    const TurnCheck check = play_turn(after, options.turn(i));
+    ASSERT_TRUE(check) << check.detail << " (turn " << i << ")";
+    EXPECT_EQ(after.hash(), options.after(s, i).hash());
+    EXPECT_TRUE(positions.insert(after.hash()).second) << "turn " << i << " repeats a position";
+  }
+}
+
+TEST(SoccerTurnOptions, TheStartHasEightTurns) {
+  TurnOptions options;
+  options.list(State::start(), {});
+  EXPECT_EQ(options.size(), 8);
+  EXPECT_TRUE(options.complete());
+  expect_sound(State::start(), options);
+}
+
+TEST(SoccerTurnOptions, AReachableGoalIsTheOnlyTurn) {
+  const State s = walk(State::start(), {N, N, N, N});  // NE to the post, then NW into the goal
+  TurnOptions options;
+  options.list(s, kUnlimited);
+  ASSERT_EQ(options.size(), 1);
+  EXPECT_TRUE(options.complete());
+  EXPECT_EQ(options.after(s, 0).result().outcome, Outcome::WhiteWins);
+}
+
+// Unlimited, the list is every position a legal turn can lead to without losing at once (or one
+// losing turn when every turn loses); limited, it still has every end point.
+TEST(SoccerTurnOptions, EveryPositionATurnLeadsTo) {
+  TurnOptions unlimited, limited;
+  int compared = 0, cut = 0, longer = 0;
+  random_positions(5, 25, [&](const State& s) {
+    if (count_turns(s, 20'000) >= 20'000) return;
+    std::set<std::uint64_t> safe;
+    std::set<int> ends;
+    bool goal = false, any = false;
+    for_each_turn(s, [&](const State& after, const Turn&) {
+      any = true;
+      if (!after.over()) {
+        safe.insert(after.hash());
+        ends.insert(after.ball());
+      } else if (after.result().outcome == win_for(s.side_to_move())) {
+        goal = true;
+      }
+    });
+    ASSERT_TRUE(any);
+    unlimited.list(s, kUnlimited);
+    ASSERT_NO_FATAL_FAILURE(expect_sound(s, unlimited));
+    if (goal) {
+      ASSERT_EQ(unlimited.size(), 1);
+      EXPECT_EQ(unlimited.after(s, 0).result().outcome, win_for(s.side_to_move()));
+      return;
+    }
+    if (safe.empty()) {
+      EXPECT_EQ(unlimited.size(), 1) << "only losing turns: one of them";
+      EXPECT_TRUE(unlimited.complete());
+      return;
+    }
+    std::set<std::uint64_t> listed;
+    for (int i = 0; i < unlimited.size(); ++i) listed.insert(unlimited.after(s, i).hash());
+    ASSERT_TRUE(unlimited.complete());
+    EXPECT_EQ(listed, safe) << "turn " << s.ply();
+    ++compared;
+    if (safe.size() > ends.size()) ++longer;
+
+    limited.list(s, {.max_turns = 4, .steps_per_turn = 8});
+    ASSERT_NO_FATAL_FAILURE(expect_sound(s, limited));
+    std::set<int> limited_ends;
+    for (int i = 0; i < limited.size(); ++i) limited_ends.insert(limited.after(s, i).ball());
+    EXPECT_EQ(limited_ends, ends);
+    // Complete only if it is; it may not know it is when it stopped at its limit.
+    if (limited.complete()) {
+      EXPECT_EQ(limited.size(), static_cast<int>(safe.size()));
+    }
+    if (limited.size() < static_cast<int>(safe.size())) {
+      EXPECT_FALSE(limited.complete());
+      ++cut;
+    }
+  });
+  EXPECT_GT(compared, 300);
+  EXPECT_GT(longer, 50) << "positions where a turn's path matters, not only its end";
+  EXPECT_GT(cut, 20);
+}
+
+TEST(SoccerTurnOptions, TheSameListEveryTime) {
+  TurnOptions first, again;
+  int crowded = 0;
+  random_positions(9, 10, [&](const State& s) {
+    first.list(s, {});
+    again.list(s, {.max_turns = 3, .steps_per_turn = 1});  // a different list in between
+    again.list(s, {});
+    ASSERT_EQ(first.size(), again.size());
+    for (int i = 0; i < first.size(); ++i) ASSERT_EQ(first.turn(i), again.turn(i));
+    if (!first.complete()) ++crowded;
+  });
+  EXPECT_GT(crowded, 0);
+}
+
+}  // namespace
+}  // namespace arena::soccer
