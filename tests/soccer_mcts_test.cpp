@@ -9,10 +9,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <set>
+#include <vector>
 
 #include "core/process_cpu.hpp"
 #include "core/rng.hpp"
 #include "games/soccer/mcts.hpp"
+#include "soccer_positions.hpp"
 
 namespace arena::soccer {
 namespace {
@@ -38,19 +41,6 @@ bool opponent_scores_next(const State& after) {
   return reply.over() && reply.result().outcome == win_for(after.side_to_move());
 }
 
-// Positions along seeded random games (random turns), skipping finished ones.
-template <class Visit>
-void random_positions(std::uint64_t seed, int games, Visit&& visit) {
-  Rng rng(seed);
-  for (int g = 0; g < games; ++g) {
-    State s = State::start();
-    while (!s.over()) {
-      visit(s);
-      ASSERT_TRUE(play_turn(s, random_turn(s, rng)));
-    }
-  }
-}
-
 TEST(SoccerMcts, ScoresThroughABounce) {
   const State s = walk(State::start(), {N, N, N, N});  // NE to the post, then NW into the goal
   Mcts mcts(iterations(100));
@@ -72,6 +62,35 @@ TEST(SoccerMcts, SameIterationsSameTurn) {
     ++compared;
   });
   EXPECT_GT(compared, 20);
+}
+
+// A game of the engine against itself, both sides with the same settings.
+std::vector<Turn> self_play(const MctsSettings& settings, int turns) {
+  Mcts white(settings), black(settings);
+  std::vector<Turn> game;
+  State s = State::start();
+  while (!s.over() && static_cast<int>(game.size()) < turns) {
+    game.push_back((s.side_to_move() == Side::White ? white : black).choose(s).turn);
+    EXPECT_TRUE(play_turn(s, game.back()));
+  }
+  return game;
+}
+
+// The same seed plays the same game; other seeds play others (the start is symmetric, so without
+// a seed the engine plays one game only).
+TEST(SoccerMcts, ASeedVariesItsGames) {
+  MctsSettings settings = iterations(400);
+  const auto unseeded = self_play(settings, 12);
+  EXPECT_EQ(self_play(settings, 12), unseeded);
+  settings.seed = 1;
+  const auto seed1 = self_play(settings, 12);
+  EXPECT_EQ(self_play(settings, 12), seed1);
+  std::set<std::vector<Turn>> games{unseeded, seed1};
+  for (std::uint64_t seed = 2; seed <= 6; ++seed) {
+    settings.seed = seed;
+    games.insert(self_play(settings, 12));
+  }
+  EXPECT_GE(games.size(), 5u) << "7 games, seeds 1 to 6 and none";
 }
 
 TEST(SoccerMcts, NeverLetsTheOpponentScoreWhenItNeedNot) {
@@ -242,7 +261,7 @@ TEST(SoccerMcts, SpendsTheCpuTimeLeftSinceItsLastAnswer) {
     return std::chrono::duration_cast<milliseconds>(process_cpu() - before).count();
   };
   // A turn's CPU time and the reserve the search kept, in ms.
-  struct Turn {
+  struct Played {
     TurnChoice choice;
     std::int64_t cpu = 0;
     std::int64_t reserve = 0;
@@ -250,7 +269,7 @@ TEST(SoccerMcts, SpendsTheCpuTimeLeftSinceItsLastAnswer) {
   auto play = [&](const State& at) {
     const auto cpu_before = process_cpu();
     const auto wall_before = std::chrono::steady_clock::now();
-    Turn t{mcts.choose(at)};
+    Played t{mcts.choose(at)};
     t.cpu = spent(cpu_before);
     const auto wall =
         std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - wall_before);
@@ -258,7 +277,7 @@ TEST(SoccerMcts, SpendsTheCpuTimeLeftSinceItsLastAnswer) {
     return t;
   };
   State s = State::start();
-  const Turn first = play(s);
+  const Played first = play(s);
   EXPECT_GE(first.cpu + first.reserve, 190) << "the search stopped before its CPU time was spent";
   EXPECT_LT(first.cpu, 240);
   EXPECT_GE(mcts.last_cpu_time().count() + first.reserve, 190);
@@ -269,7 +288,7 @@ TEST(SoccerMcts, SpendsTheCpuTimeLeftSinceItsLastAnswer) {
   const auto before = process_cpu();
   volatile std::uint64_t sink = 0;
   while (spent(before) < 100) sink = sink + 1;
-  const Turn second = play(s);
+  const Played second = play(s);
   EXPECT_LT(second.cpu, 140) << "the 100 ms used since the last answer were not counted";
   EXPECT_GE(mcts.last_cpu_time().count() + second.reserve, 190);
   EXPECT_LT(mcts.last_cpu_time().count(), 240);

@@ -8,6 +8,7 @@
 #include "core/rng.hpp"
 #include "games/soccer/engine.hpp"
 #include "games/soccer/turn_options.hpp"
+#include "soccer_positions.hpp"
 
 namespace arena::soccer {
 namespace {
@@ -17,19 +18,6 @@ constexpr TurnOptionLimits kUnlimited{.max_turns = 1 << 20, .steps_per_turn = 64
 State walk(State s, std::initializer_list<int> steps) {
   for (int d : steps) s.step(d);
   return s;
-}
-
-// Positions along seeded random games, skipping finished ones.
-template <class Visit>
-void random_positions(std::uint64_t seed, int games, Visit&& visit) {
-  Rng rng(seed);
-  for (int g = 0; g < games; ++g) {
-    State s = State::start();
-    while (!s.over()) {
-      visit(s);
-      ASSERT_TRUE(play_turn(s, random_turn(s, rng)));
-    }
-  }
 }
 
 // Each listed turn is legal, gives the position after() says, and no two give the same one.

@@ -78,9 +78,11 @@ class Player {
 // The engine's hard limit for a move time: a safety margin (50 ms + 5 %) keeps it inside the
 // referee's clock. The search's time manager (search.hpp) spends most of it; the deadline is
 // checked every 256 nodes, so a search ends within a millisecond of it.
+constexpr int less_margin(int move_time_ms, int margin_ms) {
+  return move_time_ms > margin_ms + 10 ? move_time_ms - margin_ms : (move_time_ms * 2) / 3;
+}
 constexpr int engine_budget_ms(int move_time_ms) {
-  const int margin = 50 + move_time_ms / 20;
-  return move_time_ms > margin + 10 ? move_time_ms - margin : (move_time_ms * 2) / 3;
+  return less_margin(move_time_ms, 50 + move_time_ms / 20);
 }
 
 // The engine's CPU budget under a referee that counts CPU time (Paper Soccer's, which counts
@@ -88,8 +90,11 @@ constexpr int engine_budget_ms(int move_time_ms) {
 // since a CPU clock does not run while the machine serves others. The margin covers how the
 // referee reads user time: by sampling scheduler ticks, which on a busy core is tens of ms off.
 constexpr int engine_cpu_budget_ms(int move_time_ms) {
-  const int margin = 30 + move_time_ms * 3 / 100;
-  return move_time_ms > margin + 10 ? move_time_ms - margin : (move_time_ms * 2) / 3;
+  return less_margin(move_time_ms, 30 + move_time_ms * 3 / 100);
+}
+// Its wall-clock cap there: the referee stops a bot only after twice the move time on the wall.
+constexpr int engine_cpu_wall_cap_ms(int move_time_ms) {
+  return engine_budget_ms(2 * move_time_ms);
 }
 
 // What one engine move may search: the tighter of the spec's own depth and node limits and its

@@ -11,12 +11,19 @@
 #include <vector>
 
 #include "core/process_cpu.hpp"
+#include "core/rng.hpp"
 
 namespace arena::soccer {
 namespace {
 
 bool wins(const State& over, Side side) {
   return over.result().outcome == win_for(side);
+}
+
+// A factor in [0.9, 1.1) for a prior, from the seed and the position after the turn.
+double prior_noise(std::uint64_t seed, std::uint64_t position) {
+  std::uint64_t state = seed ^ position;
+  return 0.9 + 0.2 * static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53;
 }
 
 // Trees alive in this process: they share MctsSettings::process_tree_bytes.
@@ -50,6 +57,7 @@ void Mcts::build(const State& s, Expansion& x) const {
   x.state = s;
   x.edges.clear();
   x.evals.clear();
+  x.noise.clear();
   x.proof = Proof::Unknown;
   x.complete = true;
   if (s.over()) {  // at the end the side to move is still the side that played the last turn
@@ -83,14 +91,16 @@ void Mcts::build(const State& s, Expansion& x) const {
     best = std::max(best, e.value);
     max_eval = std::max(max_eval, eval);
     x.evals.push_back(eval);
+    x.noise.push_back(settings_.seed ? prior_noise(*settings_.seed, child.hash()) : 1.0);
     x.edges.push_back(e);
   }
   if (all_lose && x.complete) x.proof = Proof::Win;
-  // Priors: a softmax of the evaluations of the turn's ends.
+  // Priors: a softmax of the evaluations of the positions after the turns (times the noise).
   double total = 0;
   for (std::size_t i = 0; i < x.evals.size(); ++i) {
-    const double p = std::exp(std::max(x.evals[i] - max_eval, -50.0 * settings_.prior_scale) /
-                              settings_.prior_scale);
+    double p = std::exp(std::max(x.evals[i] - max_eval, -50.0 * settings_.prior_scale) /
+                        settings_.prior_scale);
+    p *= x.noise[i];
     x.edges[i].prior = static_cast<float>(p);
     total += p;
   }

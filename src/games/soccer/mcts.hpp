@@ -9,7 +9,7 @@
 // a losing turn) are propagated up the tree (MCTS-Solver), because bouncing turns often end in a
 // goal at once and averages would only approach that slowly.
 //
-// No randomness: with one thread, the same position and iteration limit give the same turn.
+// With one thread, the same position, iteration limit and seed give the same turn.
 // Several threads share the one tree under a lock, which each holds only to walk down the tree
 // and to add what it built: building a position (its turns and their evaluations) is most of an
 // iteration's work, and is done outside the lock. A walk marks its path with a virtual loss (the
@@ -43,7 +43,11 @@ struct MctsSettings {
   double prior_scale = 200.0;  // evaluation units per e-fold of a child's prior
   bool reuse_tree = true;      // keep the subtree of the position the opponent's turn led to
   TurnOptionLimits turns;      // how many of a position's turns become edges
-  int threads = 1;             // threads searching the one tree
+  // With a seed, each prior is multiplied by a factor in [0.9, 1.1) drawn from the seed and the
+  // position after the turn: the same seed plays the same game, another seed another one where
+  // turns are about equal (without it, the engine plays the same game against itself every time).
+  std::optional<std::uint64_t> seed;
+  int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind
   // it): the search spends it to its end, and `time` is then only the wall-clock cap (the
@@ -74,6 +78,7 @@ class Mcts {
   std::size_t tree_positions() const { return nodes_.size(); }
   // The CPU time the last choice used, as cpu_time counts it (0 without cpu_time).
   std::chrono::milliseconds last_cpu_time() const { return last_cpu_; }
+  bool cpu_limited() const { return settings_.cpu_time.has_value(); }
   std::size_t tree_bytes() const;
   // Empty when the tree is sound (every edge leads to the position its turn gives, the counts
   // add up); else what is wrong. For tests.
@@ -110,6 +115,7 @@ class Mcts {
     State state;
     std::vector<Edge> edges;
     std::vector<double> evals;  // of each edge's turn, for its prior
+    std::vector<double> noise;  // each prior's factor (MctsSettings::seed)
     double value = 0;           // for the side that moved into the position
     Proof proof = Proof::Unknown;
     bool complete = true;

@@ -85,17 +85,16 @@ class SearchTurns final : public ReportingTurns {
 class MctsTurns final : public ReportingTurns {
  public:
   MctsTurns(std::string name, MctsSettings settings)
-      : name_(std::move(name)), cpu_limited_(settings.cpu_time.has_value()), mcts_(settings) {}
+      : name_(std::move(name)), mcts_(settings) {}
   std::string name() const override { return name_; }
   std::string choose(const AnyState& state) override {
     std::string turn = report(mcts_.choose(state_of(state)), "iterations");
-    if (cpu_limited_) add_info(fmt::format(" cpu {} ms", mcts_.last_cpu_time().count()));
+    if (mcts_.cpu_limited()) add_info(fmt::format(" cpu {} ms", mcts_.last_cpu_time().count()));
     return turn;
   }
 
  private:
   std::string name_;
-  bool cpu_limited_;
   Mcts mcts_;
 };
 
@@ -182,9 +181,10 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
     // only after twice the time on the wall.
     settings.cpu_time = std::chrono::milliseconds(engine_cpu_budget_ms(spec.move_time_ms));
     settings.cpu_time_from_process_start = true;
-    settings.time = std::chrono::milliseconds(engine_budget_ms(2 * spec.move_time_ms));
+    settings.time = std::chrono::milliseconds(engine_cpu_wall_cap_ms(spec.move_time_ms));
   }
   settings.threads = std::max(spec.threads, 1);
+  settings.seed = spec.seed;
   settings.process_tree_bytes = trees_within(process_memory_limit());
   return std::make_unique<MctsTurns>("engine", settings);
 }
