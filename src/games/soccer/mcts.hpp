@@ -46,6 +46,7 @@ struct MctsSettings {
   // With a seed, each prior is multiplied by a factor in [0.9, 1.1) drawn from the seed and the
   // position after the turn: the same seed plays the same game, another seed another one where
   // turns are about equal (without it, the engine plays the same game against itself every time).
+  // For self-play that must vary; the players leave it off (its SPRT did not decide).
   std::optional<std::uint64_t> seed;
   int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper

@@ -184,7 +184,6 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
     settings.time = std::chrono::milliseconds(engine_cpu_wall_cap_ms(spec.move_time_ms));
   }
   settings.threads = std::max(spec.threads, 1);
-  settings.seed = spec.seed;
   settings.process_tree_bytes = trees_within(process_memory_limit());
   return std::make_unique<MctsTurns>("engine", settings);
 }
