@@ -6,14 +6,10 @@
 
 #include "games/soccer/engine.hpp"
 #include "games/soccer/eval.hpp"
+#include "soccer_positions.hpp"
 
 namespace arena::soccer {
 namespace {
-
-State walk(State s, std::initializer_list<int> steps) {
-  for (int d : steps) s.step(d);
-  return s;
-}
 
 // Whether the turn, played from s, ends the game with a loss for the side to move.
 bool loses_at_once(const State& s, const Turn& t) {

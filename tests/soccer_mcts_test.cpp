@@ -20,11 +20,6 @@
 namespace arena::soccer {
 namespace {
 
-State walk(State s, std::initializer_list<int> steps) {
-  for (int d : steps) s.step(d);
-  return s;
-}
-
 MctsSettings iterations(std::uint64_t n) {
   MctsSettings s;
   s.max_iterations = n;

@@ -4,11 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "core/rng.hpp"
 #include "games/soccer/engine.hpp"
 
 namespace arena::soccer {
+
+// The position after these steps (legal ones) from s.
+inline State walk(State s, std::initializer_list<int> steps) {
+  for (int d : steps) s.step(d);
+  return s;
+}
 
 // Calls visit(position) for every position of `games` random games, skipping finished ones.
 template <class Visit>

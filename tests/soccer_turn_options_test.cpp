@@ -15,11 +15,6 @@ namespace {
 
 constexpr TurnOptionLimits kUnlimited{.max_turns = 1 << 20, .steps_per_turn = 64};
 
-State walk(State s, std::initializer_list<int> steps) {
-  for (int d : steps) s.step(d);
-  return s;
-}
-
 // Each listed turn is legal, gives the position after() says, and no two give the same one.
 void expect_sound(const State& s, const TurnOptions& options) {
   std::set<std::uint64_t> positions;

@@ -191,11 +191,7 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
         stopping_ = true;
         return;
       }
-      for (std::uint32_t e : path) {
-        edges_[e].visits += 1;
-        nodes_[edges_[e].child].visits += 1;
-      }
-      nodes_[0].visits += 1;
+      count_visit(path);
       back_up(path, 1.0);
       ++iterations_;
       ++done;
@@ -208,12 +204,7 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
       lock.lock();
       continue;
     }
-    // The virtual loss: the visits now, the values once known.
-    for (std::uint32_t e : path) {
-      edges_[e].visits += 1;
-      if (edges_[e].child != 0) nodes_[edges_[e].child].visits += 1;
-    }
-    nodes_[0].visits += 1;
+    count_visit(path);  // the virtual loss: the visits now, the values once known
     leaf.child = kBeingBuilt;
     ++being_built_;
     const State parent = nodes_[node].state;
@@ -246,6 +237,16 @@ bool Mcts::out_of_time(const Deadline& deadline) const {
   const std::chrono::nanoseconds waited = deadline.since_start() - cpu;
   const std::chrono::nanoseconds reserve = std::max(waited / 8, std::chrono::nanoseconds(0));
   return cpu + reserve >= *settings_.cpu_time;
+}
+
+// A visit along the path from the root: its edges, and the positions they lead to that are in
+// the tree.
+void Mcts::count_visit(const std::vector<std::uint32_t>& path) {
+  for (std::uint32_t e : path) {
+    edges_[e].visits += 1;
+    if (edges_[e].child != 0) nodes_[edges_[e].child].visits += 1;
+  }
+  nodes_[0].visits += 1;
 }
 
 // The value is the mover's of the deepest edge; it flips at every level. A proven child may

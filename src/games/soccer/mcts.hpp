@@ -136,6 +136,7 @@ class Mcts {
   // memory or a proof ends it.
   void search(const Deadline& deadline, std::uint64_t max_iterations);
   bool out_of_time(const Deadline& deadline) const;
+  void count_visit(const std::vector<std::uint32_t>& path);
   void back_up(const std::vector<std::uint32_t>& path, double value);
   Proof proof_of(const Node& n) const;  // for the side that moved into n
   std::uint32_t find_reply(const State& s) const;
