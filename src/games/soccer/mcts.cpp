@@ -75,15 +75,13 @@ void Mcts::build(const State& s, Expansion& x) const {
     const State child = x.turns.after(s, i);
     Edge e;
     e.turn = static_cast<std::uint16_t>(i);
-    double eval;
+    const double eval = turn_eval(child, mover);
     if (child.over()) {
-      const bool won = wins(child, mover);
+      const bool won = eval > 0;
       e.proof = won ? Proof::Win : Proof::Loss;
       e.lost_at_once = !won;
       e.value = won ? 1.0 : 0.0;
-      eval = won ? 1e6 : -1e6;
     } else {
-      eval = -evaluate(child);  // the evaluation is the opponent's view after the turn
       e.value = to_value(static_cast<int>(eval));
     }
     if (e.proof != Proof::Loss) all_lose = false;
@@ -106,6 +104,10 @@ void Mcts::build(const State& s, Expansion& x) const {
   }
   for (Edge& e : x.edges) e.prior = static_cast<float>(e.prior / total);
   x.value = x.proof == Proof::Win ? 1.0 : x.proof == Proof::Loss ? 0.0 : 1.0 - best;
+  if (x.proof == Proof::Unknown && settings_.value_net) {
+    const double net = 1.0 - settings_.value_net->win_chance(s, max_eval);
+    x.value = settings_.net_share * net + (1.0 - settings_.net_share) * x.value;
+  }
 }
 
 std::uint32_t Mcts::append(const Expansion& x) {

@@ -84,8 +84,7 @@ class SearchTurns final : public ReportingTurns {
 // Monte-Carlo tree search over whole turns (mcts.hpp): the engine's default with a move time.
 class MctsTurns final : public ReportingTurns {
  public:
-  MctsTurns(std::string name, MctsSettings settings)
-      : name_(std::move(name)), mcts_(settings) {}
+  MctsTurns(std::string name, MctsSettings settings) : name_(std::move(name)), mcts_(settings) {}
   std::string name() const override { return name_; }
   std::string choose(const AnyState& state) override {
     std::string turn = report(mcts_.choose(state_of(state)), "iterations");
@@ -184,6 +183,7 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
     settings.time = std::chrono::milliseconds(engine_cpu_wall_cap_ms(spec.move_time_ms));
   }
   settings.threads = std::max(spec.threads, 1);
+  settings.value_net = ValueNet::builtin();
   settings.process_tree_bytes = trees_within(process_memory_limit());
   return std::make_unique<MctsTurns>("engine", settings);
 }

@@ -1,0 +1,414 @@
+// Trains the Paper Soccer value network (docs/soccer-net.md) by self-play:
+//
+//   soccer_net play  --games N --iterations K -o games.txt    self-play games of the tree search
+//   soccer_net train games.txt ... -o data/nets/soccer-value.net
+//
+// `play` starts each game from an opening of the book, played by the tree search with its priors
+// seeded per game (so games differ), and writes one line per game: the turns, each with the
+// search's win chance for the side that played it. `train` fits the network to the positions
+// that start a turn: the target is half the game's result and half the search's value (both from
+// the side to move, in -1..1), each position also seen mirrored left to right.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/rng.hpp"
+#include "games/registry.hpp"
+#include "games/soccer/eval.hpp"
+#include "games/soccer/mcts.hpp"
+#include "games/soccer/turn.hpp"
+#include "games/soccer/value_net.hpp"
+#include "match/book.hpp"
+#include "search/search.hpp"
+
+namespace arena::soccer {
+namespace {
+
+[[noreturn]] void fail(const std::string& why) {
+  fmt::print(stderr, "soccer_net: {}\n", why);
+  std::exit(1);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(fmt::format("cannot read {}", path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return {};
+  return std::string(s.substr(b, s.find_last_not_of(" \t\r") - b + 1));
+}
+
+// The book's openings as turns (match::read_book checks every line).
+std::vector<std::vector<Turn>> read_book(std::string path) {
+  if (path.empty()) path = match::default_book_path("soccer").string();
+  if (path.empty()) fail("no opening book found: give --book");
+  Parsed<match::Book> book = match::read_book(*find_game("soccer"), {}, path);
+  if (!book) fail(book.error);
+  std::vector<std::vector<Turn>> out;
+  for (const match::Opening& opening : book.value->openings) {
+    std::vector<Turn>& turns = out.emplace_back();
+    for (const std::string& text : opening) turns.push_back(*parse_turn(text).value);
+  }
+  if (out.empty()) fail(fmt::format("{}: no openings", path));
+  return out;
+}
+
+std::optional<ValueNet> load_net(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  const std::string bytes = read_file(path);
+  Parsed<ValueNet> net =
+      ValueNet::parse({reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()});
+  if (!net) fail(fmt::format("{}: {}", path, net.error));
+  return std::move(*net.value);
+}
+
+// --- play -----------------------------------------------------------------------------------
+
+struct PlayOptions {
+  int games = 1000;
+  std::uint64_t iterations = 1500;
+  std::string book;  // default: the shipped book (data/books/soccer.txt)
+  std::string net;   // play with this network (later rounds)
+  std::uint64_t seed = 1;
+  int threads = 2;
+  std::string out;
+};
+
+double win_chance(int score) {
+  if (score >= kWinScore - 1) return 1;
+  if (score <= -(kWinScore - 1)) return 0;
+  return 1 / (1 + std::exp(-score / MctsSettings{}.value_scale));
+}
+
+// One game: "q N d1 .. dN; ..." with "-" for the book's turns.
+std::string play_game(const PlayOptions& o, const std::vector<std::vector<Turn>>& book,
+                      const ValueNet* net, int game) {
+  Rng rng(o.seed * 1'000'003 + static_cast<std::uint64_t>(game));
+  const auto& opening = book[rng.below(book.size())];
+  State s = State::start();
+  std::string line;
+  for (const Turn& t : opening) {
+    play_turn(s, t);
+    line += fmt::format("- {}; ", turn_text(t));
+  }
+  MctsSettings settings;
+  settings.max_iterations = o.iterations;
+  settings.seed = rng.next();
+  settings.value_net = net;
+  Mcts mcts(settings);
+  while (!s.over()) {
+    const TurnChoice c = mcts.choose(s);
+    line += fmt::format("{:.3f} {}; ", win_chance(c.score), turn_text(c.turn));
+    if (!play_turn(s, c.turn)) fail("the search chose an illegal turn");
+  }
+  line.resize(line.size() - 2);
+  return line;
+}
+
+void play(const PlayOptions& o) {
+  const auto book = read_book(o.book);
+  const std::optional<ValueNet> net = load_net(o.net);
+  std::ofstream out(o.out, std::ios::app);
+  if (!out) fail(fmt::format("cannot write {}", o.out));
+  std::mutex mutex;
+  std::atomic<int> next{0};
+  int done = 0;
+  std::vector<std::jthread> workers;
+  for (int t = 0; t < o.threads; ++t)
+    workers.emplace_back([&] {
+      for (int g; (g = next++) < o.games;) {
+        const std::string line = play_game(o, book, net ? &*net : nullptr, g);
+        const std::lock_guard hold(mutex);
+        out << line << '\n' << std::flush;
+        if (++done % 10 == 0 || done == o.games)
+          fmt::print(stderr, "played {} of {} games\n", done, o.games);
+      }
+    });
+}
+
+// --- train ----------------------------------------------------------------------------------
+
+struct TrainOptions {
+  std::vector<std::string> games;
+  std::string out;
+  int hidden1 = 64, hidden2 = 32;
+  int epochs = 20;
+  int batch = 256;
+  double rate = 1e-3;
+  double result_share = 0.5;  // of the target: the game's result; the rest is the search's value
+  int holdout_percent = 5;    // games kept out of training, to measure the fit
+  std::uint64_t seed = 1;
+};
+
+struct Samples {
+  std::vector<std::uint16_t> inputs;  // all samples' active inputs, one after another
+  std::vector<std::uint32_t> start{0};
+  std::vector<float> target;
+  std::vector<float> base;  // the search's look-ahead, lookahead_eval / kEvalScale
+  std::size_t size() const { return target.size(); }
+  void add(const std::vector<std::uint16_t>& active, float t, float e) {
+    inputs.insert(inputs.end(), active.begin(), active.end());
+    start.push_back(static_cast<std::uint32_t>(inputs.size()));
+    target.push_back(t);
+    base.push_back(e);
+  }
+};
+
+// The positions of one game's line that the network would judge: not over, no goal in reach.
+void add_game(const std::string& line, double result_share, Samples& out) {
+  struct Seen {
+    State state;
+    double q;
+  };
+  std::vector<Seen> seen;
+  State s = State::start();
+  std::string_view rest = line;
+  while (!rest.empty() && !s.over()) {
+    const auto semi = rest.find(';');
+    const std::string item = trim(rest.substr(0, semi));
+    rest = semi == std::string_view::npos ? std::string_view{} : rest.substr(semi + 1);
+    const auto space = item.find(' ');
+    if (space == std::string::npos) fail(fmt::format("a game line without turns: {}", line));
+    const std::string q = item.substr(0, space);
+    Parsed<Turn> turn = parse_turn(item.substr(space + 1));
+    if (!turn) fail(fmt::format("a game line with a bad turn '{}': {}", item, turn.error));
+    if (q != "-" && evaluate(s) != kGoalThreat) seen.push_back({s, std::stod(q)});
+    if (!play_turn(s, *turn.value)) fail(fmt::format("a game line with an illegal turn: {}", item));
+  }
+  if (!s.over()) return;  // cut short: no result
+  const Outcome outcome = s.result().outcome;
+  std::vector<std::uint16_t> active;
+  for (const Seen& p : seen) {
+    const double z = outcome == win_for(p.state.side_to_move()) ? 1 : -1;
+    const auto t = static_cast<float>(result_share * z + (1 - result_share) * (2 * p.q - 1));
+    const auto e = static_cast<float>(lookahead_eval(p.state, MctsSettings{}.turns) / kEvalScale);
+    NetInputs::of(p.state, active);
+    out.add(active, t, e);
+    NetInputs::mirrored(p.state, active);
+    out.add(active, t, e);
+  }
+}
+
+float leaky(float v) {
+  return v > 0 ? v : v * kLeak;
+}
+float leaky_slope(float v) {
+  return v > 0 ? 1 : kLeak;
+}
+
+// Forward pass keeping what the backward pass needs; returns the output.
+struct Pass {
+  std::vector<float> a1, h1, a2, h2;
+};
+float forward(const ValueNet& net, std::span<const std::uint16_t> active, float base, Pass& p) {
+  const auto& sh = net.shape();
+  const auto w = net.weights();
+  p.a1.assign(w.begin() + static_cast<std::ptrdiff_t>(net.bias1()),
+              w.begin() + static_cast<std::ptrdiff_t>(net.bias1() + sh.hidden1));
+  for (const std::uint16_t f : active)
+    for (int i = 0; i < sh.hidden1; ++i) p.a1[i] += w[net.layer1() + f * sh.hidden1 + i];
+  p.h1.resize(p.a1.size());
+  for (std::size_t i = 0; i < p.a1.size(); ++i) p.h1[i] = leaky(p.a1[i]);
+  p.a2.resize(sh.hidden2);
+  p.h2.resize(sh.hidden2);
+  float out = base + w[net.bias3()];
+  for (int j = 0; j < sh.hidden2; ++j) {
+    float sum = w[net.bias2() + j];
+    for (int i = 0; i < sh.hidden1; ++i) sum += w[net.layer2() + j * sh.hidden1 + i] * p.h1[i];
+    p.a2[j] = sum;
+    p.h2[j] = leaky(sum);
+    out += w[net.layer3() + j] * p.h2[j];
+  }
+  return std::tanh(out);
+}
+
+// Adds the gradient of (y - t)^2 to `grad`; returns the squared error.
+double backward(const ValueNet& net, std::span<const std::uint16_t> active, float base, float t,
+                Pass& p, std::vector<float>& grad) {
+  const auto& sh = net.shape();
+  const auto w = net.weights();
+  const float y = forward(net, active, base, p);
+  const float g3 = 2 * (y - t) * (1 - y * y);
+  grad[net.bias3()] += g3;
+  std::vector<float> g1(sh.hidden1, 0.0f);
+  for (int j = 0; j < sh.hidden2; ++j) {
+    grad[net.layer3() + j] += g3 * p.h2[j];
+    const float g2 = g3 * w[net.layer3() + j] * leaky_slope(p.a2[j]);
+    grad[net.bias2() + j] += g2;
+    for (int i = 0; i < sh.hidden1; ++i) {
+      grad[net.layer2() + j * sh.hidden1 + i] += g2 * p.h1[i];
+      g1[i] += g2 * w[net.layer2() + j * sh.hidden1 + i];
+    }
+  }
+  for (int i = 0; i < sh.hidden1; ++i) {
+    g1[i] *= leaky_slope(p.a1[i]);
+    grad[net.bias1() + i] += g1[i];
+  }
+  for (const std::uint16_t f : active)
+    for (int i = 0; i < sh.hidden1; ++i) grad[net.layer1() + f * sh.hidden1 + i] += g1[i];
+  return (y - t) * (y - t);
+}
+
+double mean_error(const ValueNet& net, const Samples& s) {
+  Pass p;
+  double sum = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const float y =
+        forward(net, {&s.inputs[s.start[i]], s.start[i + 1] - s.start[i]}, s.base[i], p);
+    sum += (y - s.target[i]) * (y - s.target[i]);
+  }
+  return s.size() ? sum / static_cast<double>(s.size()) : 0;
+}
+
+void train(const TrainOptions& o) {
+  Samples fit, held;
+  int lines = 0;
+  for (const std::string& path : o.games) {
+    std::istringstream in(read_file(path));
+    for (std::string line; std::getline(in, line);)
+      if (!trim(line).empty())
+        add_game(line, o.result_share, ++lines % 100 < o.holdout_percent ? held : fit);
+  }
+  if (fit.size() == 0) fail("no positions to train on");
+  fmt::print(stderr, "{} games: {} positions to fit, {} held out (each also mirrored)\n", lines,
+             fit.size() / 2, held.size() / 2);
+
+  double eval_error = 0;
+  for (std::size_t i = 0; i < held.size(); ++i)
+    eval_error += std::pow(std::tanh(held.base[i]) - held.target[i], 2);
+  eval_error /= std::max<double>(1, static_cast<double>(held.size()));
+  fmt::print(stderr, "the search's look-ahead alone: mean squared error {:.4f} held out\n",
+             eval_error);
+
+  const NetShape shape{NetInputs::count(), o.hidden1, o.hidden2};
+  ValueNet net(shape, {});
+  Rng rng(o.seed);
+  auto uniform = [&](double bound) {
+    return static_cast<float>((static_cast<double>(rng.next() >> 11) * 0x1p-53 * 2 - 1) * bound);
+  };
+  auto w = net.weights();
+  for (std::size_t i = net.layer1(); i < net.bias1(); ++i) w[i] = uniform(0.1);
+  for (std::size_t i = net.layer2(); i < net.bias2(); ++i)
+    w[i] = uniform(std::sqrt(6.0 / o.hidden1));
+  // The output starts near 0: the network starts as the evaluation.
+  for (std::size_t i = net.layer3(); i < net.bias3(); ++i) w[i] = uniform(0.01);
+
+  // Adam.
+  std::vector<float> grad(w.size()), m(w.size()), v(w.size());
+  constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-8;
+  std::vector<std::size_t> order(fit.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  long step = 0;
+  Pass pass;
+  double best_error = 1e9;
+  std::vector<float> best;
+  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+    const double rate = o.rate * (epoch > o.epochs * 3 / 4 ? 0.1 : 1.0);
+    double sum = 0;
+    for (std::size_t b = 0; b < order.size(); b += static_cast<std::size_t>(o.batch)) {
+      std::fill(grad.begin(), grad.end(), 0.0f);
+      const std::size_t end = std::min(order.size(), b + static_cast<std::size_t>(o.batch));
+      for (std::size_t k = b; k < end; ++k) {
+        const std::size_t i = order[k];
+        sum += backward(net, {&fit.inputs[fit.start[i]], fit.start[i + 1] - fit.start[i]},
+                        fit.base[i], fit.target[i], pass, grad);
+      }
+      ++step;
+      const double n = static_cast<double>(end - b);
+      const double c1 = 1 - std::pow(kBeta1, step), c2 = 1 - std::pow(kBeta2, step);
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        const double g = grad[i] / n;
+        m[i] = static_cast<float>(kBeta1 * m[i] + (1 - kBeta1) * g);
+        v[i] = static_cast<float>(kBeta2 * v[i] + (1 - kBeta2) * g * g);
+        w[i] -= static_cast<float>(rate * (m[i] / c1) / (std::sqrt(v[i] / c2) + kEpsilon));
+      }
+    }
+    const double held_error = mean_error(net, held);
+    fmt::print(stderr, "epoch {}: mean squared error {:.4f} fitted, {:.4f} held out\n", epoch,
+               sum / static_cast<double>(fit.size()), held_error);
+    if (held.size() == 0 || held_error < best_error) {  // keep the epoch that generalises best
+      best_error = held_error;
+      best = std::vector<float>(w.begin(), w.end());
+    }
+  }
+  std::copy(best.begin(), best.end(), w.begin());
+  std::ofstream out(o.out, std::ios::binary);
+  const std::string bytes = net.serialize();
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) fail(fmt::format("cannot write {}", o.out));
+  fmt::print(
+      "{}: {}-{}-{}-1, {} bytes; held-out mean squared error {:.4f} (the look-ahead "
+      "alone: {:.4f})\n",
+      o.out, shape.inputs, shape.hidden1, shape.hidden2, bytes.size(), mean_error(net, held),
+      eval_error);
+}
+
+}  // namespace
+}  // namespace arena::soccer
+
+int main(int argc, char** argv) {
+  using namespace arena::soccer;
+  CLI::App app{"Self-play and training of the Paper Soccer value network (docs/soccer-net.md)"};
+  app.require_subcommand(1);
+  PlayOptions p;
+  CLI::App* play_cmd = app.add_subcommand("play", "Self-play games of the tree search");
+  play_cmd->add_option("--games", p.games, "Games")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10'000'000));
+  play_cmd->add_option("--iterations", p.iterations, "Tree-search iterations a turn")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100'000'000));
+  play_cmd->add_option("--book", p.book, "Openings to start from (default: data/books/soccer.txt)");
+  play_cmd->add_option("--net", p.net, "Play with this network (default: the evaluation)");
+  play_cmd->add_option("--seed", p.seed, "Seed of the openings and the priors")
+      ->capture_default_str();
+  play_cmd->add_option("--threads", p.threads, "Games played at once")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  play_cmd->add_option("-o,--out", p.out, "Append the games to this file")->required();
+  TrainOptions t;
+  CLI::App* train_cmd = app.add_subcommand("train", "Fit the network to self-play games");
+  train_cmd->add_option("games", t.games, "Files of games from 'play'")->required();
+  train_cmd->add_option("-o,--out", t.out, "The network's file")->required();
+  train_cmd->add_option("--hidden1", t.hidden1, "Units of the first hidden layer")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxHidden));
+  train_cmd->add_option("--hidden2", t.hidden2, "Units of the second hidden layer")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxHidden));
+  train_cmd->add_option("--epochs", t.epochs, "Passes over the positions")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10'000));
+  train_cmd->add_option("--batch", t.batch, "Positions a step")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65536));
+  train_cmd->add_option("--rate", t.rate, "Adam's learning rate (a tenth for the last quarter)")
+      ->capture_default_str();
+  train_cmd
+      ->add_option("--result-share", t.result_share,
+                   "Share of the game's result in the target (the rest: the search's value)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  train_cmd->add_option("--seed", t.seed, "Seed of the first weights and the order")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  if (*play_cmd) play(p);
+  if (*train_cmd) train(t);
+  return 0;
+}

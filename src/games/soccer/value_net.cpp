@@ -1,0 +1,214 @@
+#include "games/soccer/value_net.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "games/soccer/eval.hpp"
+#include "games/soccer/net_files.hpp"
+
+namespace arena::soccer {
+namespace {
+
+// Built from the start position: every segment not used there can be drawn.
+struct InputTables {
+  int segments = 0;
+  // [view][point][direction 0..3] -> input, or -1; view 0 = as is, 1 = turned (y -> -y),
+  // 2 = mirrored (x -> -x), 3 = both.
+  std::array<std::array<std::array<std::int16_t, 4>, kPoints>, 4> segment{};
+  std::array<std::array<std::int16_t, kPoints>, 4> ball{};
+  std::array<std::uint8_t, kPoints> border{};  // the segments used from the start
+  std::vector<std::pair<int, int>> points;     // each segment input's two points
+};
+
+int transform(int p, int view) {
+  const int x = view & 2 ? -x_of(p) : x_of(p);
+  const int y = view & 1 ? -y_of(p) : y_of(p);
+  return point_at(x, y);
+}
+
+const InputTables& tables() {
+  static const InputTables t = [] {
+    InputTables t;
+    const State start = State::start();
+    for (int p = 0; p < kPoints; ++p) t.border[p] = start.used(p);
+    std::array<std::array<std::int16_t, kPoints>, kPoints> id{};
+    for (auto& row : id) row.fill(-1);
+    for (int p = 0; p < kPoints; ++p)
+      for (int d = 0; d < 4; ++d)
+        if (!(start.used(p) >> d & 1)) {
+          const int q = p + kDirectionDelta[d];
+          id[p][q] = id[q][p] = static_cast<std::int16_t>(t.segments++);
+          t.points.emplace_back(p, q);
+        }
+    for (int view = 0; view < 4; ++view)
+      for (int p = 0; p < kPoints; ++p) {
+        t.ball[view][p] = static_cast<std::int16_t>(t.segments + transform(p, view));
+        for (int d = 0; d < 4; ++d) {
+          t.segment[view][p][d] = -1;
+          if (start.used(p) >> d & 1) continue;
+          t.segment[view][p][d] = id[transform(p, view)][transform(p + kDirectionDelta[d], view)];
+        }
+      }
+    return t;
+  }();
+  return t;
+}
+
+void inputs_in_view(const State& s, int view, std::vector<std::uint16_t>& active) {
+  const InputTables& t = tables();
+  active.clear();
+  for (int p = 0; p < kPoints; ++p) {
+    const unsigned drawn = s.used(p) & 0x0Fu & ~static_cast<unsigned>(t.border[p]);
+    for (unsigned bits = drawn; bits; bits &= bits - 1) {
+      const int input = t.segment[view][p][std::countr_zero(bits)];
+      if (input >= 0) active.push_back(static_cast<std::uint16_t>(input));
+    }
+  }
+  active.push_back(static_cast<std::uint16_t>(t.ball[view][s.ball()]));
+  std::sort(active.begin(), active.end());
+}
+
+int view_of(const State& s) {
+  return s.side_to_move() == Side::White ? 0 : 1;  // White attacks north; Black is turned
+}
+
+float leaky(float v) {
+  return v > 0 ? v : v * kLeak;
+}
+
+constexpr std::string_view kMagic = "arena-soccer-net 1";
+
+}  // namespace
+
+int NetInputs::count() {
+  return tables().segments + kPoints;
+}
+
+void NetInputs::of(const State& s, std::vector<std::uint16_t>& active) {
+  inputs_in_view(s, view_of(s), active);
+}
+
+void NetInputs::mirrored(const State& s, std::vector<std::uint16_t>& active) {
+  inputs_in_view(s, view_of(s) | 2, active);
+}
+
+std::pair<int, int> NetInputs::segment_points(int input) {
+  return tables().points.at(static_cast<std::size_t>(input));
+}
+
+ValueNet::ValueNet(NetShape shape, std::vector<float> weights)
+    : shape_(shape), w_(std::move(weights)) {
+  if (shape.hidden1 < 1 || shape.hidden1 > kMaxHidden || shape.hidden2 < 1 ||
+      shape.hidden2 > kMaxHidden || shape.inputs != NetInputs::count())
+    throw std::invalid_argument("ValueNet: a shape the game's inputs or the layers' cap refuse");
+  w_.resize(shape_.weights());
+}
+
+Parsed<ValueNet> ValueNet::parse(std::span<const unsigned char> bytes) {
+  const auto newline = std::find(bytes.begin(), bytes.end(), '\n');
+  if (newline == bytes.end() || newline - bytes.begin() > 100)
+    return Parsed<ValueNet>::fail("not a Paper Soccer network: no header line");
+  const std::string header(bytes.begin(), newline);
+  NetShape shape;
+  char magic[32] = {};
+  int version = 0;
+  if (std::sscanf(header.c_str(), "%31s %d %d %d %d", magic, &version, &shape.inputs,
+                  &shape.hidden1, &shape.hidden2) != 5 ||
+      !header.starts_with(kMagic) || version != 1)
+    return Parsed<ValueNet>::fail(fmt::format("not a Paper Soccer network: header '{}'", header));
+  if (shape.inputs != NetInputs::count())
+    return Parsed<ValueNet>::fail(
+        fmt::format("the network has {} inputs, the game {}", shape.inputs, NetInputs::count()));
+  if (shape.hidden1 < 1 || shape.hidden1 > kMaxHidden || shape.hidden2 < 1 ||
+      shape.hidden2 > kMaxHidden)
+    return Parsed<ValueNet>::fail(
+        fmt::format("the network's hidden layers must have 1 to {} units", kMaxHidden));
+  const std::size_t body = static_cast<std::size_t>(bytes.end() - newline - 1);
+  if (body != shape.weights() * 4)
+    return Parsed<ValueNet>::fail(
+        fmt::format("the network needs {} bytes of weights, has {}", shape.weights() * 4, body));
+  std::vector<float> w(shape.weights());
+  const unsigned char* at = &*newline + 1;
+  for (float& v : w) {
+    const std::uint32_t bits = std::uint32_t{at[0]} | std::uint32_t{at[1]} << 8 |
+                               std::uint32_t{at[2]} << 16 | std::uint32_t{at[3]} << 24;
+    v = std::bit_cast<float>(bits);
+    if (!std::isfinite(v)) return Parsed<ValueNet>::fail("the network has a weight not finite");
+    at += 4;
+  }
+  return Parsed<ValueNet>::ok(ValueNet(shape, std::move(w)));
+}
+
+std::string ValueNet::serialize() const {
+  std::string out =
+      fmt::format("{} {} {} {}\n", kMagic, shape_.inputs, shape_.hidden1, shape_.hidden2);
+  for (const float v : w_) {
+    const auto bits = std::bit_cast<std::uint32_t>(v);
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(bits >> (8 * i) & 0xFF));
+  }
+  return out;
+}
+
+const ValueNet* ValueNet::builtin() {
+  static const std::optional<ValueNet> net = []() -> std::optional<ValueNet> {
+    const auto files = builtin_net_files();
+    if (files.empty()) return std::nullopt;
+    const std::string_view body = files.front().body;
+    Parsed<ValueNet> parsed =
+        parse({reinterpret_cast<const unsigned char*>(body.data()), body.size()});
+    if (!parsed) {
+      fmt::print(stderr, "arena: the built-in Paper Soccer network: {}\n", parsed.error);
+      return std::nullopt;
+    }
+    return std::move(*parsed.value);
+  }();
+  return net ? &*net : nullptr;
+}
+
+double turn_eval(const State& after, Side mover) {
+  if (after.over()) return after.result().outcome == win_for(mover) ? kGoalEval : -kGoalEval;
+  return -evaluate(after);  // the evaluation is the opponent's view after the turn
+}
+
+double lookahead_eval(const State& s, const TurnOptionLimits& limits) {
+  thread_local TurnOptions turns;
+  turns.list(s, limits);
+  double best = -kGoalEval;
+  for (int i = 0; i < turns.size(); ++i)
+    best = std::max(best, turn_eval(turns.after(s, i), s.side_to_move()));
+  return best;
+}
+
+float ValueNet::output(std::span<const std::uint16_t> active, float base) const {
+  const int h1n = shape_.hidden1, h2n = shape_.hidden2;
+  std::array<float, kMaxHidden> h1;  // on the stack: this runs once for each new position
+  std::copy_n(w_.begin() + static_cast<std::ptrdiff_t>(bias1()), h1n, h1.begin());
+  for (const std::uint16_t input : active) {
+    const float* column = w_.data() + layer1() + static_cast<std::size_t>(input) * h1n;
+    for (int i = 0; i < h1n; ++i) h1[i] += column[i];
+  }
+  for (int i = 0; i < h1n; ++i) h1[i] = leaky(h1[i]);
+  float out = base + w_[bias3()];
+  for (int j = 0; j < h2n; ++j) {
+    const float* row = w_.data() + layer2() + static_cast<std::size_t>(j) * h1n;
+    float sum = w_[bias2() + j];
+    for (int i = 0; i < h1n; ++i) sum += row[i] * h1[i];
+    out += w_[layer3() + j] * leaky(sum);
+  }
+  return std::tanh(out);
+}
+
+double ValueNet::win_chance(const State& s, double lookahead) const {
+  thread_local std::vector<std::uint16_t> active;
+  NetInputs::of(s, active);
+  return 0.5 + 0.5 * output(active, static_cast<float>(lookahead / kEvalScale));
+}
+
+}  // namespace arena::soccer

@@ -1,0 +1,96 @@
+#pragma once
+// A small learned value for Paper Soccer positions: the side to move's chance to win, from the
+// drawn segments and the ball's point (docs/soccer-net.md). Inputs are seen from the side to
+// move, the field turned so that it always attacks north, so one network serves both sides.
+// Layers: the inputs (each 0 or 1), two hidden layers with leaky ReLU, one output added to the
+// tree search's own value of the position (a one-turn look-ahead of the hand-written evaluation)
+// before a tanh: the network learns a correction of that value, which a few thousand self-play
+// games can teach, rather than a value from nothing. A network of zeros is the search as before.
+// Weights are trained by bench/soccer_net (self-play) and built into the program from
+// data/nets/soccer-value.net.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/parse_result.hpp"
+#include "games/soccer/state.hpp"
+#include "games/soccer/turn_options.hpp"
+
+namespace arena::soccer {
+
+// The input features of a position: indices of the inputs that are 1, in increasing order.
+class NetInputs {
+ public:
+  static int count();  // inputs in all: the drawable segments, then the points of the ball
+  static void of(const State& s, std::vector<std::uint16_t>& active);
+  // The same position with the field mirrored left to right (training data's second view).
+  static void mirrored(const State& s, std::vector<std::uint16_t>& active);
+  // The two points (as the side to move sees them) of a segment's input; for tests.
+  static std::pair<int, int> segment_points(int input);
+};
+
+struct NetShape {
+  int inputs = 0, hidden1 = 0, hidden2 = 0;
+  std::size_t weights() const {
+    return static_cast<std::size_t>(inputs) * hidden1 + hidden1 + hidden2 * hidden1 + hidden2 +
+           hidden2 + 1;
+  }
+};
+
+inline constexpr float kLeak = 1.0f / 16;  // leaky ReLU's slope below 0
+inline constexpr int kMaxHidden = 1024;    // units of a hidden layer, at most
+// The look-ahead's part of the output: tanh(eval / 800) = 2 sigmoid(eval / 400) - 1, the
+// search's own mapping of an evaluation to a win chance (MctsSettings::value_scale).
+inline constexpr double kEvalScale = 800.0;
+inline constexpr double kGoalEval = 1e6;  // a turn that scores (or -: concedes, gets stuck)
+
+// The mover's evaluation of the position its turn led to: +-kGoalEval when the game is over.
+double turn_eval(const State& after, Side mover);
+// The side to move's one-turn look-ahead: the best turn_eval of its listed turns (the search's
+// value of a new position, and the network's base).
+double lookahead_eval(const State& s, const TurnOptionLimits& limits);
+
+class ValueNet {
+ public:
+  // All weights in one array, in this order: layer 1 by input (hidden1 each), its biases, layer
+  // 2 by unit (hidden1 each), its biases, the output's weights (hidden2), its bias.
+  // The shape's layers must have at most kMaxHidden units; missing weights are 0.
+  ValueNet(NetShape shape, std::vector<float> weights);
+
+  // The file format: "arena-soccer-net 1 INPUTS HIDDEN1 HIDDEN2\n", then the weights as
+  // little-endian 32-bit floats. Checked in full (sizes, finite values).
+  static Parsed<ValueNet> parse(std::span<const unsigned char> bytes);
+  std::string serialize() const;
+
+  // The network built into the program (nullptr when it was built without one).
+  static const ValueNet* builtin();
+
+  const NetShape& shape() const { return shape_; }
+  std::span<const float> weights() const { return w_; }
+  std::span<float> weights() { return w_; }
+
+  // tanh(base + the network's sum) in (-1, 1), the side to move's view, from the active inputs.
+  float output(std::span<const std::uint16_t> active, float base) const;
+  // The side to move's chance to win, in (0, 1), given lookahead_eval(s).
+  double win_chance(const State& s, double lookahead) const;
+
+  // Offsets into weights().
+  std::size_t layer1() const { return 0; }
+  std::size_t bias1() const { return static_cast<std::size_t>(shape_.inputs) * shape_.hidden1; }
+  std::size_t layer2() const { return bias1() + shape_.hidden1; }
+  std::size_t bias2() const {
+    return layer2() + static_cast<std::size_t>(shape_.hidden2) * shape_.hidden1;
+  }
+  std::size_t layer3() const { return bias2() + shape_.hidden2; }
+  std::size_t bias3() const { return layer3() + shape_.hidden2; }
+
+ private:
+  NetShape shape_;
+  std::vector<float> w_;
+};
+
+}  // namespace arena::soccer
