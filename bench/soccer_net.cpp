@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -187,7 +188,13 @@ void add_game(const std::string& line, double result_share, Samples& out) {
     const std::string q = item.substr(0, space);
     Parsed<Turn> turn = parse_turn(item.substr(space + 1));
     if (!turn) fail(fmt::format("a game line with a bad turn '{}': {}", item, turn.error));
-    if (q != "-" && evaluate(s) != kGoalThreat) seen.push_back({s, std::stod(q)});
+    if (q != "-" && evaluate(s) != kGoalThreat) {
+      double chance = -1;
+      const auto [end, error] = std::from_chars(q.data(), q.data() + q.size(), chance);
+      if (error != std::errc{} || end != q.data() + q.size() || !(chance >= 0 && chance <= 1))
+        fail(fmt::format("a game line with a win chance that is not 0..1: '{}'", q));
+      seen.push_back({s, chance});
+    }
     if (!play_turn(s, *turn.value)) fail(fmt::format("a game line with an illegal turn: {}", item));
   }
   if (!s.over()) return;  // cut short: no result
