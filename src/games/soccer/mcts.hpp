@@ -3,8 +3,9 @@
 //
 // Each tree edge is one turn of turn_options.hpp (one per distinct position a turn leads to, up
 // to a limit), so sides alternate on every edge. A new node is valued by a one-turn look-ahead of
-// the evaluation (the best of its children's evaluations) instead of a random playout: random turns
-// get stuck or score own goals far more often than real play, so playouts mostly measure noise.
+// the evaluation (the best of its children's evaluations), corrected by the value network when
+// there is one (value_net.hpp), instead of a random playout: random turns get stuck or score own
+// goals far more often than real play, so playouts mostly measure noise.
 // The children's evaluations also give the priors. Proven results (a reachable goal, no way but
 // a losing turn) are propagated up the tree (MCTS-Solver), because bouncing turns often end in a
 // goal at once and averages would only approach that slowly.
