@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
+#include "core/text.hpp"
 #include "games/registry.hpp"
 #include "games/soccer/eval.hpp"
 #include "games/soccer/mcts.hpp"
@@ -46,12 +47,6 @@ std::string read_file(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return {};
-  return std::string(s.substr(b, s.find_last_not_of(" \t\r") - b + 1));
 }
 
 // The book's openings as turns (match::read_book checks every line).
@@ -181,7 +176,7 @@ void add_game(const std::string& line, double result_share, Samples& out) {
   std::string_view rest = line;
   while (!rest.empty() && !s.over()) {
     const auto semi = rest.find(';');
-    const std::string item = trim(rest.substr(0, semi));
+    const std::string item(trim(rest.substr(0, semi)));
     rest = semi == std::string_view::npos ? std::string_view{} : rest.substr(semi + 1);
     const auto space = item.find(' ');
     if (space == std::string::npos) fail(fmt::format("a game line without turns: {}", line));
@@ -211,59 +206,30 @@ void add_game(const std::string& line, double result_share, Samples& out) {
   }
 }
 
-float leaky(float v) {
-  return v > 0 ? v : v * kLeak;
-}
 float leaky_slope(float v) {
   return v > 0 ? 1 : kLeak;
 }
 
-// Forward pass keeping what the backward pass needs; returns the output.
-struct Pass {
-  std::vector<float> a1, h1, a2, h2;
-};
-float forward(const ValueNet& net, std::span<const std::uint16_t> active, float base, Pass& p) {
-  const auto& sh = net.shape();
-  const auto w = net.weights();
-  p.a1.assign(w.begin() + static_cast<std::ptrdiff_t>(net.bias1()),
-              w.begin() + static_cast<std::ptrdiff_t>(net.bias1() + sh.hidden1));
-  for (const std::uint16_t f : active)
-    for (int i = 0; i < sh.hidden1; ++i) p.a1[i] += w[net.layer1() + f * sh.hidden1 + i];
-  p.h1.resize(p.a1.size());
-  for (std::size_t i = 0; i < p.a1.size(); ++i) p.h1[i] = leaky(p.a1[i]);
-  p.a2.resize(sh.hidden2);
-  p.h2.resize(sh.hidden2);
-  float out = base + w[net.bias3()];
-  for (int j = 0; j < sh.hidden2; ++j) {
-    float sum = w[net.bias2() + j];
-    for (int i = 0; i < sh.hidden1; ++i) sum += w[net.layer2() + j * sh.hidden1 + i] * p.h1[i];
-    p.a2[j] = sum;
-    p.h2[j] = leaky(sum);
-    out += w[net.layer3() + j] * p.h2[j];
-  }
-  return std::tanh(out);
-}
-
 // Adds the gradient of (y - t)^2 to `grad`; returns the squared error.
 double backward(const ValueNet& net, std::span<const std::uint16_t> active, float base, float t,
-                Pass& p, std::vector<float>& grad) {
+                ValueNet::Activations& p, std::vector<float>& grad) {
   const auto& sh = net.shape();
   const auto w = net.weights();
-  const float y = forward(net, active, base, p);
+  const float y = net.output(active, base, p);
   const float g3 = 2 * (y - t) * (1 - y * y);
   grad[net.bias3()] += g3;
   std::vector<float> g1(sh.hidden1, 0.0f);
   for (int j = 0; j < sh.hidden2; ++j) {
-    grad[net.layer3() + j] += g3 * p.h2[j];
-    const float g2 = g3 * w[net.layer3() + j] * leaky_slope(p.a2[j]);
+    grad[net.layer3() + j] += g3 * leaky_relu(p.sum2[j]);
+    const float g2 = g3 * w[net.layer3() + j] * leaky_slope(p.sum2[j]);
     grad[net.bias2() + j] += g2;
     for (int i = 0; i < sh.hidden1; ++i) {
-      grad[net.layer2() + j * sh.hidden1 + i] += g2 * p.h1[i];
+      grad[net.layer2() + j * sh.hidden1 + i] += g2 * p.out1[i];
       g1[i] += g2 * w[net.layer2() + j * sh.hidden1 + i];
     }
   }
   for (int i = 0; i < sh.hidden1; ++i) {
-    g1[i] *= leaky_slope(p.a1[i]);
+    g1[i] *= leaky_slope(p.sum1[i]);
     grad[net.bias1() + i] += g1[i];
   }
   for (const std::uint16_t f : active)
@@ -272,11 +238,9 @@ double backward(const ValueNet& net, std::span<const std::uint16_t> active, floa
 }
 
 double mean_error(const ValueNet& net, const Samples& s) {
-  Pass p;
   double sum = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const float y =
-        forward(net, {&s.inputs[s.start[i]], s.start[i + 1] - s.start[i]}, s.base[i], p);
+    const float y = net.output({&s.inputs[s.start[i]], s.start[i + 1] - s.start[i]}, s.base[i]);
     sum += (y - s.target[i]) * (y - s.target[i]);
   }
   return s.size() ? sum / static_cast<double>(s.size()) : 0;
@@ -321,7 +285,7 @@ void train(const TrainOptions& o) {
   std::vector<std::size_t> order(fit.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   long step = 0;
-  Pass pass;
+  ValueNet::Activations pass;
   double best_error = 1e9;
   std::vector<float> best;
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {

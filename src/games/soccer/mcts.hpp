@@ -51,9 +51,8 @@ struct MctsSettings {
   // For self-play that must vary; the players leave it off (its SPRT did not decide).
   std::optional<std::uint64_t> seed;
   // With a network (value_net.hpp), a new position's value is its win chance by the network,
-  // blended with the look-ahead's: net_share of the network's, the rest the look-ahead's.
+  // which corrects the look-ahead's.
   const ValueNet* value_net = nullptr;
-  double net_share = 1.0;
   int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind

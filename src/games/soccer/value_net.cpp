@@ -7,7 +7,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
 #include "games/soccer/eval.hpp"
@@ -79,10 +78,6 @@ int view_of(const State& s) {
   return s.side_to_move() == Side::White ? 0 : 1;  // White attacks north; Black is turned
 }
 
-float leaky(float v) {
-  return v > 0 ? v : v * kLeak;
-}
-
 constexpr std::string_view kMagic = "arena-soccer-net 1";
 
 }  // namespace
@@ -103,11 +98,18 @@ std::pair<int, int> NetInputs::segment_points(int input) {
   return tables().points.at(static_cast<std::size_t>(input));
 }
 
+std::optional<std::string> ValueNet::shape_error(const NetShape& shape) {
+  if (shape.inputs != NetInputs::count())
+    return fmt::format("the network has {} inputs, the game {}", shape.inputs, NetInputs::count());
+  if (shape.hidden1 < 1 || shape.hidden1 > kMaxHidden || shape.hidden2 < 1 ||
+      shape.hidden2 > kMaxHidden)
+    return fmt::format("the network's hidden layers must have 1 to {} units", kMaxHidden);
+  return std::nullopt;
+}
+
 ValueNet::ValueNet(NetShape shape, std::vector<float> weights)
     : shape_(shape), w_(std::move(weights)) {
-  if (shape.hidden1 < 1 || shape.hidden1 > kMaxHidden || shape.hidden2 < 1 ||
-      shape.hidden2 > kMaxHidden || shape.inputs != NetInputs::count())
-    throw std::invalid_argument("ValueNet: a shape the game's inputs or the layers' cap refuse");
+  if (const auto error = shape_error(shape)) throw std::invalid_argument("ValueNet: " + *error);
   w_.resize(shape_.weights());
 }
 
@@ -123,13 +125,7 @@ Parsed<ValueNet> ValueNet::parse(std::span<const unsigned char> bytes) {
                   &shape.hidden1, &shape.hidden2) != 5 ||
       !header.starts_with(kMagic) || version != 1)
     return Parsed<ValueNet>::fail(fmt::format("not a Paper Soccer network: header '{}'", header));
-  if (shape.inputs != NetInputs::count())
-    return Parsed<ValueNet>::fail(
-        fmt::format("the network has {} inputs, the game {}", shape.inputs, NetInputs::count()));
-  if (shape.hidden1 < 1 || shape.hidden1 > kMaxHidden || shape.hidden2 < 1 ||
-      shape.hidden2 > kMaxHidden)
-    return Parsed<ValueNet>::fail(
-        fmt::format("the network's hidden layers must have 1 to {} units", kMaxHidden));
+  if (const auto error = shape_error(shape)) return Parsed<ValueNet>::fail(*error);
   const std::size_t body = static_cast<std::size_t>(bytes.end() - newline - 1);
   if (body != shape.weights() * 4)
     return Parsed<ValueNet>::fail(
@@ -186,23 +182,37 @@ double lookahead_eval(const State& s, const TurnOptionLimits& limits) {
   return best;
 }
 
-float ValueNet::output(std::span<const std::uint16_t> active, float base) const {
+float ValueNet::run(std::span<const std::uint16_t> active, float base, float* sum1, float* out1,
+                    float* sum2) const {
   const int h1n = shape_.hidden1, h2n = shape_.hidden2;
-  std::array<float, kMaxHidden> h1;  // on the stack: this runs once for each new position
-  std::copy_n(w_.begin() + static_cast<std::ptrdiff_t>(bias1()), h1n, h1.begin());
+  std::copy_n(w_.begin() + static_cast<std::ptrdiff_t>(bias1()), h1n, sum1);
   for (const std::uint16_t input : active) {
     const float* column = w_.data() + layer1() + static_cast<std::size_t>(input) * h1n;
-    for (int i = 0; i < h1n; ++i) h1[i] += column[i];
+    for (int i = 0; i < h1n; ++i) sum1[i] += column[i];
   }
-  for (int i = 0; i < h1n; ++i) h1[i] = leaky(h1[i]);
+  for (int i = 0; i < h1n; ++i) out1[i] = leaky_relu(sum1[i]);
   float out = base + w_[bias3()];
   for (int j = 0; j < h2n; ++j) {
     const float* row = w_.data() + layer2() + static_cast<std::size_t>(j) * h1n;
     float sum = w_[bias2() + j];
-    for (int i = 0; i < h1n; ++i) sum += row[i] * h1[i];
-    out += w_[layer3() + j] * leaky(sum);
+    for (int i = 0; i < h1n; ++i) sum += row[i] * out1[i];
+    sum2[j] = sum;
+    out += w_[layer3() + j] * leaky_relu(sum);
   }
   return std::tanh(out);
+}
+
+float ValueNet::output(std::span<const std::uint16_t> active, float base) const {
+  // On the stack: this runs once for each new position of the search.
+  std::array<float, kMaxHidden> sum1, out1, sum2;
+  return run(active, base, sum1.data(), out1.data(), sum2.data());
+}
+
+float ValueNet::output(std::span<const std::uint16_t> active, float base, Activations& keep) const {
+  keep.sum1.resize(static_cast<std::size_t>(shape_.hidden1));
+  keep.out1.resize(static_cast<std::size_t>(shape_.hidden1));
+  keep.sum2.resize(static_cast<std::size_t>(shape_.hidden2));
+  return run(active, base, keep.sum1.data(), keep.out1.data(), keep.sum2.data());
 }
 
 double ValueNet::win_chance(const State& s, double lookahead) const {

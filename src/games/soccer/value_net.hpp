@@ -42,7 +42,10 @@ struct NetShape {
 };
 
 inline constexpr float kLeak = 1.0f / 16;  // leaky ReLU's slope below 0
-inline constexpr int kMaxHidden = 1024;    // units of a hidden layer, at most
+constexpr float leaky_relu(float v) {
+  return v > 0 ? v : v * kLeak;
+}
+inline constexpr int kMaxHidden = 1024;  // units of a hidden layer, at most
 // The look-ahead's part of the output: tanh(eval / 800) = 2 sigmoid(eval / 400) - 1, the
 // search's own mapping of an evaluation to a win chance (MctsSettings::value_scale).
 inline constexpr double kEvalScale = 800.0;
@@ -58,8 +61,9 @@ class ValueNet {
  public:
   // All weights in one array, in this order: layer 1 by input (hidden1 each), its biases, layer
   // 2 by unit (hidden1 each), its biases, the output's weights (hidden2), its bias.
-  // The shape's layers must have at most kMaxHidden units; missing weights are 0.
+  // The shape must fit the game's inputs and kMaxHidden (shape_error); missing weights are 0.
   ValueNet(NetShape shape, std::vector<float> weights);
+  static std::optional<std::string> shape_error(const NetShape& shape);
 
   // The file format: "arena-soccer-net 1 INPUTS HIDDEN1 HIDDEN2\n", then the weights as
   // little-endian 32-bit floats. Checked in full (sizes, finite values).
@@ -75,6 +79,12 @@ class ValueNet {
 
   // tanh(base + the network's sum) in (-1, 1), the side to move's view, from the active inputs.
   float output(std::span<const std::uint16_t> active, float base) const;
+  // The same, keeping each hidden layer's sums before and after the activation (for training:
+  // bench/soccer_net's gradients).
+  struct Activations {
+    std::vector<float> sum1, out1, sum2;
+  };
+  float output(std::span<const std::uint16_t> active, float base, Activations& keep) const;
   // The side to move's chance to win, in (0, 1), given lookahead_eval(s).
   double win_chance(const State& s, double lookahead) const;
 
@@ -89,6 +99,10 @@ class ValueNet {
   std::size_t bias3() const { return layer3() + shape_.hidden2; }
 
  private:
+  // The layers, into caller's buffers of hidden1, hidden1 and hidden2 floats.
+  float run(std::span<const std::uint16_t> active, float base, float* sum1, float* out1,
+            float* sum2) const;
+
   NetShape shape_;
   std::vector<float> w_;
 };
