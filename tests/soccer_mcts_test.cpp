@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -299,13 +300,16 @@ TEST(SoccerMcts, KeepsTimeInHandOnASharedCore) {
   cpu_set_t before_pin;
   ASSERT_EQ(sched_getaffinity(0, sizeof before_pin, &before_pin), 0);
   ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
-  const pid_t busy = fork();  // another process: the referee counts this one's CPU only
-  ASSERT_GE(busy, 0);
-  if (busy == 0) {
-    alarm(5);  // bounded even if the test dies before it kills the loop
-    for (;;) {
-    }
-  }
+  // Another process, which the referee does not count: a small shell, not a fork of this one,
+  // whose memory would be shared copy-on-write and make every page this process then writes a
+  // fault charged to its CPU time (hundreds of ms after earlier tests' trees under ASan). Its CPU
+  // is capped at 5 s even if the test dies before it kills the loop.
+  char sh[] = "sh";
+  char dash_c[] = "-c";
+  char loop[] = "ulimit -t 5; while :; do :; done";
+  char* argv[] = {sh, dash_c, loop, nullptr};
+  pid_t busy = 0;
+  ASSERT_EQ(posix_spawnp(&busy, "sh", nullptr, nullptr, argv, environ), 0);
   MctsSettings settings;
   settings.cpu_time = milliseconds(200);
   settings.time = std::chrono::seconds(10);
