@@ -146,6 +146,7 @@ struct TrainOptions {
   int epochs = 20;
   int batch = 256;
   double rate = 1e-3;
+  double decay = 0;           // decoupled weight decay (AdamW), a share of the rate
   double result_share = 0.5;  // of the target: the game's result; the rest is the search's value
   int holdout_percent = 5;    // games kept out of training, to measure the fit
   std::uint64_t seed = 1;
@@ -307,7 +308,8 @@ void train(const TrainOptions& o) {
         const double g = grad[i] / n;
         m[i] = static_cast<float>(kBeta1 * m[i] + (1 - kBeta1) * g);
         v[i] = static_cast<float>(kBeta2 * v[i] + (1 - kBeta2) * g * g);
-        w[i] -= static_cast<float>(rate * (m[i] / c1) / (std::sqrt(v[i] / c2) + kEpsilon));
+        w[i] -= static_cast<float>(
+            rate * ((m[i] / c1) / (std::sqrt(v[i] / c2) + kEpsilon) + o.decay * w[i]));
       }
     }
     const double held_error = mean_error(net, held);
@@ -371,6 +373,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 65536));
   train_cmd->add_option("--rate", t.rate, "Adam's learning rate (a tenth for the last quarter)")
       ->capture_default_str();
+  train_cmd
+      ->add_option("--decay", t.decay,
+                   "Weight decay, decoupled from the gradient (AdamW): pulls every weight toward "
+                   "0 by this share of the rate a step")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   train_cmd
       ->add_option("--result-share", t.result_share,
                    "Share of the game's result in the target (the rest: the search's value)")
