@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -291,6 +292,70 @@ TEST(MatchBooks, MakingABookIsReproducible) {
   }
 }
 
+TEST(MatchBooks, ThreadsDoNotChangeTheBook) {
+  const GameInfo& g = *find_game("morris");
+  BookRecipe r;
+  r.positions = 20;
+  r.plies = 6;
+  r.depth = 3;
+  r.max_eval = 150;
+  r.seed = 5;
+  std::vector<int> attempts_one, attempts_three;
+  const auto one = make_book(g, {}, r, [&](const BookEntry&, int n) { attempts_one.push_back(n); });
+  r.threads = 3;
+  const auto three =
+      make_book(g, {}, r, [&](const BookEntry&, int n) { attempts_three.push_back(n); });
+  ASSERT_EQ(one.size(), 20u);
+  ASSERT_EQ(three.size(), one.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    EXPECT_EQ(one[i].moves, three[i].moves);
+    EXPECT_EQ(one[i].eval, three[i].eval);
+  }
+  EXPECT_EQ(attempts_one, attempts_three);
+}
+
+TEST(MatchBooks, AConfirmingSearchKeepsOnlyWhatBothDepthsScoreNearZero) {
+  const GameInfo& g = *find_game("morris");
+  BookRecipe r;
+  r.positions = 12;
+  r.plies = 6;
+  r.depth = 3;
+  r.max_eval = 150;
+  r.seed = 5;
+  r.max_attempts = 300;
+  r.confirm_depths = {7};
+  r.threads = 2;
+  const auto confirmed = make_book(g, {}, r);
+  ASSERT_FALSE(confirmed.empty());
+  // Every confirmed opening passed the shallow search too, in the same order of attempts, and
+  // the deep search's score is the one kept.
+  std::vector<Opening> shallow_lines;
+  for (const auto& e : make_book(g, {}, [&] {
+         auto all = r;
+         all.confirm_depths.clear();
+         all.positions = 300;
+         return all;
+       }()))
+    shallow_lines.push_back(e.moves);
+  std::size_t from = 0;
+  for (const auto& e : confirmed) {
+    const auto it = std::find(shallow_lines.begin() + static_cast<std::ptrdiff_t>(from),
+                              shallow_lines.end(), e.moves);
+    ASSERT_NE(it, shallow_lines.end()) << join_moves(e.moves);
+    from = static_cast<std::size_t>(it - shallow_lines.begin()) + 1;
+    EXPECT_LE(std::abs(e.eval), 150);
+    PlayerSpec deep;
+    deep.kind = PlayerKind::Engine;
+    deep.depth = 7;
+    deep.contempt = false;
+    auto engine = g.make_player(deep);
+    engine->choose(**position_after(g, {}, e.moves).value);
+    EXPECT_EQ(engine->last_search()->eval, e.eval) << join_moves(e.moves);
+  }
+  // The deeper search turns some of them down (6 of this seed's 9).
+  EXPECT_LT(confirmed.size(), shallow_lines.size());
+}
+
 TEST(MatchOrder, IsAPermutationFixedByTheSeed) {
   const auto a = opening_order(50, 3, true), b = opening_order(50, 3, true);
   EXPECT_EQ(a, b);
@@ -568,6 +633,55 @@ TEST(MatchCli, PlaysAShortMatchFromABookFile) {
   EXPECT_NE(out.find("LLR "), std::string::npos) << out;
   EXPECT_NE(out.find("Finished: 2 pairs, 4 games"), std::string::npos) << out;
   EXPECT_NE(out.find("SPRT: "), std::string::npos) << out;
+}
+
+// Games played in-process keep records too: every move from the start, the opening's included,
+// that replay to the result the match counted.
+TEST(MatchCli, KeepsTheRecordOfEveryGame) {
+  testing::TempDir dir;
+  const auto book = write_fission_book(dir);
+  const std::filesystem::path records = dir.path() / "records" / "fission";
+  const std::string out =
+      run_arena({"match", "fission", "deep: engine depth=2", "random", "--book", book.string(),
+                 "--book-order", "--pairs", "2", "-v", "--records", records.string()});
+  EXPECT_NE(out.find("Records: " + records.string()), std::string::npos) << out;
+  const GameInfo& g = *find_game("fission");
+  const auto openings = *read_book(g, {}, book).value;
+  const char* names[] = {"0001-deep-vs-random.json", "0002-random-vs-deep.json",
+                         "0003-deep-vs-random.json", "0004-random-vs-deep.json"};
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE(names[i]);
+    const GameRecord r = read_record(records / names[i]);
+    EXPECT_EQ(r.game, "fission");
+    EXPECT_EQ(r.white.name, i % 2 == 0 ? "deep" : "random");
+    EXPECT_EQ(r.white.address, i % 2 == 0 ? "engine depth=2" : "random");
+    EXPECT_EQ(r.settings["match"]["pair"], i / 2 + 1);
+    EXPECT_EQ(r.settings["match"]["game"], i % 2 + 1);
+    const Opening& opening = openings.openings[static_cast<std::size_t>(i / 2)];
+    EXPECT_EQ(r.settings["match"]["opening"], i / 2 + 1);
+    ASSERT_GT(r.moves.size(), opening.size());
+    auto state = g.start({});
+    for (std::size_t k = 0; k < r.moves.size(); ++k) {
+      if (k < opening.size()) {
+        EXPECT_EQ(r.moves[k].move, opening[k]);
+        EXPECT_EQ(r.moves[k].time_ms, 0);
+      }
+      EXPECT_EQ(r.moves[k].side, state->side_to_move());
+      ASSERT_TRUE(state->play(r.moves[k].move)) << r.moves[k].move;
+    }
+    // The engine's moves carry its score; the game ended where the record says.
+    for (std::size_t k = opening.size(); k < r.moves.size(); ++k)
+      EXPECT_EQ(r.moves[k].depth.has_value(),
+                r.moves[k].side == (i % 2 == 0 ? Side::White : Side::Black));
+    EXPECT_EQ(state->result().outcome, r.outcome);
+    EXPECT_EQ(r.reason, std::string(state->result().reason));
+  }
+  // A folder that cannot be made is refused before any game.
+  const std::string refused =
+      run_arena({"match", "fission", "engine depth=1", "random", "--book", book.string(), "--pairs",
+                 "1", "--records", (records / names[0] / "x").string()},
+                2);
+  EXPECT_NE(refused.find("--records: cannot make the folder"), std::string::npos) << refused;
 }
 
 // A course-protocol bot (`command ...`: here arena's own soccer-bot run as a program) plays from

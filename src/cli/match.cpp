@@ -4,6 +4,7 @@
 #include "match/match.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -42,6 +43,11 @@ void add_match_book(CLI::App& match, int& exit_code) {
   cmd->add_option("--depth", o->recipe.depth, "Depth of the search that judges an opening")
       ->capture_default_str()
       ->check(CLI::Range(1, 30));
+  cmd->add_option("--confirm-depth", o->recipe.confirm_depths,
+                  "Deeper searches (D1,D2,... each deeper than the one before) that an opening "
+                  "which passed --depth must pass too (default: none)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 30));
   cmd->add_option("--max-eval", o->recipe.max_eval,
                   "Keep an opening when the search's score is within +-this (engine units)")
       ->capture_default_str()
@@ -50,21 +56,42 @@ void add_match_book(CLI::App& match, int& exit_code) {
   cmd->add_option("--attempts", o->recipe.max_attempts,
                   "Random openings tried at most (default: 100 per position wanted)")
       ->check(CLI::Range(1, 100'000'000));
+  cmd->add_option("--threads,-j", o->recipe.threads,
+                  "Openings judged at once, one search thread each (the book is the same for any "
+                  "number)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--out,-o", o->out, "Write the book here (default: standard output)");
   add_rule_options(*cmd, o->moves_per_player, o->limit_rule);
   cmd->callback([o, &exit_code] {
     const GameInfo& g = game_named(o->game);
     const RuleOptions rules = rule_options(o->game, o->moves_per_player, o->limit_rule);
     const auto& r = o->recipe;
+    int shallower = r.depth;
+    for (const int depth : r.confirm_depths) {
+      if (depth <= shallower) {
+        fmt::print(stderr,
+                   "error: each --confirm-depth must be deeper than the search before it ({} "
+                   "after {})\n",
+                   depth, shallower);
+        exit_code = 2;
+        return;
+      }
+      shallower = depth;
+    }
+    const bool confirmed = !r.confirm_depths.empty();
+    const std::string depth_list = fmt::format("{}", fmt::join(r.confirm_depths, ","));
     std::string text = fmt::format(
         "# arena opening book: {} ({})\n"
-        "# made by: arena match book {} --positions {} --plies {} --depth {} --max-eval {} "
+        "# made by: arena match book {} --positions {} --plies {} --depth {}{} --max-eval {} "
         "--seed {}{}\n"
-        "# each line: {} random moves from the start, kept when the engine at depth {} scored the "
-        "position within +-{} (score for the side to move at the end of the line)\n",
-        g.name, g.title, g.name, r.positions, r.plies, r.depth, r.max_eval, r.seed,
+        "# each line: {} random moves from the start, kept when the engine at depth {}{} scored "
+        "the position within +-{} (score{} for the side to move at the end of the line)\n",
+        g.name, g.title, g.name, r.positions, r.plies, r.depth,
+        confirmed ? " --confirm-depth " + depth_list : "", r.max_eval, r.seed,
         r.max_attempts > 0 ? fmt::format(" --attempts {}", r.max_attempts) : "", r.plies, r.depth,
-        r.max_eval);
+        confirmed ? " and again at each of depths " + depth_list : "", r.max_eval,
+        confirmed ? " of the deepest search" : "");
     const auto entries = match::make_book(g, rules, r, [](const match::BookEntry& e, int attempts) {
       fmt::print(stderr, "kept after {} attempts: {} (score {})\n", attempts,
                  match::join_moves(e.moves), e.eval);
@@ -218,8 +245,9 @@ void add_match(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1'000'000));
   cmd->add_flag("--verbose,-v", o->verbose, "A line per game");
   cmd->add_option("--records", o->records,
-                  "With a 'command' agent: keep every game's record (JSON), referee transcript "
-                  "and the agents' output in this folder");
+                  "Keep every game's record (JSON, docs/records.md) in this folder, as "
+                  "NNNN-WHITE-vs-BLACK.json; with a 'command' agent also the referee's transcript "
+                  "and the agents' output");
   add_sandbox_options(*cmd, o->sandbox, "--cpus-per-agent");
   add_match_book(*cmd, exit_code);
 
@@ -251,8 +279,8 @@ void add_match(CLI::App& app, int& exit_code) {
         course = course || (a && a.value->kind == match::AgentSpec::Course);
       }
       if (course) check_course_options(*o, *cmd);
-      for (const char* opt : {"--records", "--sandbox", "--memory", "--cpus-per-agent",
-                              "--max-processes", "--log-limit"})
+      for (const char* opt :
+           {"--sandbox", "--memory", "--cpus-per-agent", "--max-processes", "--log-limit"})
         if (!course && cmd->count(opt) > 0)
           throw std::runtime_error(fmt::format(
               "{} applies to course-protocol games only (a 'command' agent); the other agents "
@@ -295,6 +323,14 @@ void add_match(CLI::App& app, int& exit_code) {
       s.shuffle = !o->book_order;
       s.concurrency = o->concurrency;
       std::optional<match::CourseGames> course_games;
+      if (!course && !o->records.empty()) {
+        s.records = fs::absolute(o->records);
+        std::error_code ec;
+        fs::create_directories(s.records, ec);
+        if (ec || !fs::is_directory(s.records))
+          throw std::runtime_error(fmt::format("--records: cannot make the folder {}: {}",
+                                               s.records.string(), ec.message()));
+      }
       if (course) {
         course_games.emplace(
             s, match::CourseMatchOptions{own_binary(), o->move_time_ms, o->sandbox.mode,
@@ -327,6 +363,7 @@ void add_match(CLI::App& app, int& exit_code) {
                      : "",
                  s.concurrency, o->seed);
       if (course_games) fmt::print("{}\n", course_games->summary());
+      if (!s.records.empty()) fmt::print("Records: {}\n", s.records.string());
       if (capped)
         fmt::print(
             "At a fixed number of nodes or depth the engines play the same two games each time an "

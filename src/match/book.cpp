@@ -2,10 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "core/rng.hpp"
 #include "core/text.hpp"
@@ -105,6 +110,59 @@ fs::path default_book_path(std::string_view game) {
   return {};
 }
 
+namespace {
+
+struct Candidate {
+  Opening moves;
+  std::unique_ptr<AnyState> state;
+  int attempt = 0;
+};
+
+// The side to move's score at a fixed depth (one thread, fresh table, no contempt: the balance
+// of the position, not what the engine would risk); nullopt when the search gave none.
+std::optional<int> judge(const GameInfo& game, const AnyState& state, int depth) {
+  PlayerSpec spec;
+  spec.kind = PlayerKind::Engine;
+  spec.depth = depth;
+  spec.contempt = false;
+  auto engine = game.make_player(spec);
+  engine->choose(state);
+  const auto summary = engine->last_search();
+  if (!summary) return std::nullopt;
+  return summary->eval;
+}
+
+// The score an opening is kept with, or nullopt when a judging search rejects it.
+std::optional<int> judged_eval(const GameInfo& game, const BookRecipe& recipe,
+                               const AnyState& state) {
+  auto eval = judge(game, state, recipe.depth);
+  if (!eval || std::abs(*eval) > recipe.max_eval) return std::nullopt;
+  for (const int depth : recipe.confirm_depths) {
+    eval = judge(game, state, depth);
+    if (!eval || std::abs(*eval) > recipe.max_eval) return std::nullopt;
+  }
+  return eval;
+}
+
+// Judges a batch on `threads` threads; each candidate's verdict depends only on its position.
+std::vector<std::optional<int>> judge_batch(const GameInfo& game, const BookRecipe& recipe,
+                                            const std::vector<Candidate>& batch) {
+  std::vector<std::optional<int>> verdicts(batch.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < batch.size(); i = next++)
+      verdicts[i] = judged_eval(game, recipe, *batch[i].state);
+  };
+  const int helpers = std::clamp(recipe.threads, 1, static_cast<int>(batch.size())) - 1;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < helpers; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  return verdicts;
+}
+
+}  // namespace
+
 std::vector<BookEntry> make_book(const GameInfo& game, const RuleOptions& rules,
                                  const BookRecipe& recipe,
                                  const std::function<void(const BookEntry&, int)>& on_entry) {
@@ -112,33 +170,36 @@ std::vector<BookEntry> make_book(const GameInfo& game, const RuleOptions& rules,
   std::set<std::uint64_t> seen;
   Rng rng(recipe.seed);
   const int max_attempts = recipe.max_attempts > 0 ? recipe.max_attempts : 100 * recipe.positions;
-  for (int attempt = 1; attempt <= max_attempts && static_cast<int>(out.size()) < recipe.positions;
-       ++attempt) {
-    PlayerSpec random_spec;
-    random_spec.kind = PlayerKind::Random;
-    random_spec.seed = rng.next();
-    auto random = game.make_player(random_spec);
-    auto state = game.start(rules);
-    Opening moves;
-    for (int i = 0; i < recipe.plies && !state->result().over(); ++i) {
-      const std::string move = random->choose(*state);
-      const auto played = state->play(move);
-      if (!played) break;  // cannot happen with the built-in random player
-      moves.push_back(*played.value);
+  const int batch_size = 64 * std::max(1, recipe.threads);
+  int attempt = 0;
+  while (attempt < max_attempts && static_cast<int>(out.size()) < recipe.positions) {
+    // The random openings are drawn in order, as one thread would, so the book does not depend
+    // on the number of threads.
+    std::vector<Candidate> batch;
+    while (attempt < max_attempts && static_cast<int>(batch.size()) < batch_size) {
+      ++attempt;
+      PlayerSpec random_spec;
+      random_spec.kind = PlayerKind::Random;
+      random_spec.seed = rng.next();
+      auto random = game.make_player(random_spec);
+      Candidate c{{}, game.start(rules), attempt};
+      for (int i = 0; i < recipe.plies && !c.state->result().over(); ++i) {
+        const std::string move = random->choose(*c.state);
+        const auto played = c.state->play(move);
+        if (!played) break;  // cannot happen with the built-in random player
+        c.moves.push_back(*played.value);
+      }
+      if (c.state->result().over() || static_cast<int>(c.moves.size()) != recipe.plies) continue;
+      if (!seen.insert(c.state->hash()).second) continue;
+      batch.push_back(std::move(c));
     }
-    if (state->result().over() || static_cast<int>(moves.size()) != recipe.plies) continue;
-    if (!seen.insert(state->hash()).second) continue;
-    PlayerSpec judge_spec;
-    judge_spec.kind = PlayerKind::Engine;
-    judge_spec.depth = recipe.depth;
-    judge_spec.contempt = false;  // the balance of the position, not what the engine would risk
-    auto judge = game.make_player(judge_spec);
-    judge->choose(*state);
-    const auto summary = judge->last_search();
-    if (!summary) continue;
-    if (std::abs(summary->eval) > recipe.max_eval) continue;
-    out.push_back({std::move(moves), summary->eval});
-    if (on_entry) on_entry(out.back(), attempt);
+    const auto verdicts = judge_batch(game, recipe, batch);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (!verdicts[i]) continue;
+      out.push_back({std::move(batch[i].moves), *verdicts[i]});
+      if (on_entry) on_entry(out.back(), batch[i].attempt);
+      if (static_cast<int>(out.size()) == recipe.positions) return out;
+    }
   }
   return out;
 }

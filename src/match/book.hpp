@@ -54,13 +54,17 @@ struct BookRecipe {
   int plies = 4;       // random moves (turns) from the start
   int depth = 4;       // the fixed-depth search that judges them
   int max_eval = 100;  // kept when |score| <= this (engine units, side to move's view)
+  // Deeper searches, in order, that an opening which passed `depth` must pass too: a cheap
+  // search sorts out most attempts and the deep ones judge the rest.
+  std::vector<int> confirm_depths;
   std::uint64_t seed = 1;
   int max_attempts = 0;  // 0: 100 per position wanted
+  int threads = 1;       // openings judged at once; the book is the same for any number
 };
 
 struct BookEntry {
   Opening moves;
-  int eval = 0;  // the judging search's score, side to move's view
+  int eval = 0;  // the judging search's score (the deepest), side to move's view
 };
 
 // Deterministic for a recipe and a build: random openings from the seed (each with its own

@@ -62,13 +62,6 @@ Participant participant_of(const AgentSpec& a) {
   return p;
 }
 
-// A name as part of a file name.
-std::string file_word(const std::string& name) {
-  std::string out;
-  for (char c : name) out += is_name_char(c) ? c : '_';
-  return out;
-}
-
 fs::path temporary_folder() {
   std::string path = (fs::temp_directory_path() / "arena-match-XXXXXX").string();
   if (!::mkdtemp(path.data())) throw std::runtime_error("cannot make a folder in " + path);
@@ -156,8 +149,7 @@ GameResult CourseGames::play(const GameSlot& slot) const {
     std::swap(single.settings.participants[0], single.settings.participants[1]);
   const Participant& white = single.settings.participants[0];
   const Participant& black = single.settings.participants[1];
-  const std::string stem = fmt::format("{:04}-{}-vs-{}", 2 * slot.pair + slot.game + 1,
-                                       file_word(white.name), file_word(black.name));
+  const std::string stem = record_stem(slot.pair, slot.game, white.name, black.name);
   // Not kept: each game in a folder of its own, gone with it.
   const fs::path folder = options_.records.empty() ? dir_ / stem : dir_;
   fs::create_directories(folder);

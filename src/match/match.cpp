@@ -9,6 +9,7 @@
 
 #include "core/rng.hpp"
 #include "core/text.hpp"
+#include "search/agent_words.hpp"
 
 namespace arena::match {
 namespace {
@@ -38,6 +39,12 @@ std::string signed_number(double x, int decimals) {
   return fmt::format("{:+.{}f}", x + 0.0, decimals);  // no "-0.0"
 }
 
+// What a record says of the match's settings: the limit of a move for an agent without its own
+// (a player's spec, its address in the record, gives its own).
+nlohmann::json record_settings(const MatchSettings& settings) {
+  return {{"referee", "arena match"}, {"limit", limit_text(settings.context.limit)}};
+}
+
 // Game g of a pair from openings[opening], between agents made here.
 GameResult play_pair_game(const MatchSettings& settings, int opening, int pair, int g) {
   const Side a_side = g == 0 ? Side::White : Side::Black;
@@ -51,11 +58,31 @@ GameResult play_pair_game(const MatchSettings& settings, int opening, int pair, 
   MatchAgent& a = *agents[0];
   MatchAgent& b = *agents[1];
   const Opening& moves = settings.openings[static_cast<std::size_t>(opening)];
-  return a_side == Side::White ? play_game(settings, moves, a, b, a_side)
-                               : play_game(settings, moves, b, a, a_side);
+  GameRecord record;
+  GameRecord* keep = settings.records.empty() ? nullptr : &record;
+  GameResult r = a_side == Side::White ? play_game(settings, moves, a, b, a_side, keep)
+                                       : play_game(settings, moves, b, a, a_side, keep);
+  if (keep) {
+    record.settings["match"] = {{"pair", pair + 1},
+                                {"game", g + 1},
+                                {"opening", opening + 1},
+                                {"opening_plies", moves.size()}};
+    const std::string stem = record_stem(pair, g, record.white.name, record.black.name);
+    write_record(settings.records / (stem + ".json"), record);
+  }
+  return r;
 }
 
 }  // namespace
+
+std::string record_stem(int pair, int game, const std::string& white, const std::string& black) {
+  auto file_word = [](const std::string& name) {
+    std::string out;
+    for (char c : name) out += is_name_char(c) ? c : '_';
+    return out;
+  };
+  return fmt::format("{:04}-{}-vs-{}", 2 * pair + game + 1, file_word(white), file_word(black));
+}
 
 std::vector<int> opening_order(std::size_t count, std::uint64_t seed, bool shuffle) {
   std::vector<int> order(count);
@@ -68,13 +95,35 @@ std::vector<int> opening_order(std::size_t count, std::uint64_t seed, bool shuff
 }
 
 GameResult play_game(const MatchSettings& settings, const Opening& opening, MatchAgent& white,
-                     MatchAgent& black, Side a_side) {
+                     MatchAgent& black, Side a_side, GameRecord* record) {
   const GameInfo& game = *settings.context.game;
   GameResult r;
   auto pos = position_after(game, settings.context.rules, opening);
   if (!pos) throw std::runtime_error("an opening is not legal: " + pos.error);
   std::unique_ptr<AnyState> state = std::move(*pos.value);
   Opening moves = opening;
+  if (record) {
+    record->game = game.name;
+    record->settings = record_settings(settings);
+    const AgentSpec& a = settings.agents[0];
+    const AgentSpec& b = settings.agents[1];
+    const AgentSpec& w = a_side == Side::White ? a : b;
+    const AgentSpec& bl = a_side == Side::White ? b : a;
+    record->white = {w.name, w.spec};
+    record->black = {bl.name, bl.spec};
+    record->started_at = utc_now_iso8601();
+    // The opening's moves, replayed for the side that played each (a Morris removal is not a
+    // ply of its own, so sides need not alternate by count alone).
+    auto replay = game.start(settings.context.rules);
+    for (const std::string& m : opening) {
+      MoveRecord mr;
+      mr.ply = static_cast<int>(record->moves.size()) + 1;
+      mr.side = replay->side_to_move();
+      mr.move = m;
+      record->moves.push_back(mr);
+      (void)replay->play(m);
+    }
+  }
   std::array<MatchAgent*, 2> seat{&white, &black};
   auto lose = [&](Side side, Fault f, std::string detail) {
     r.outcome = win_for(opposite(side));
@@ -107,6 +156,16 @@ GameResult play_game(const MatchSettings& settings, const Opening& opening, Matc
     }
     moves.push_back(*played.value);
     ++r.plies;
+    if (record) {
+      MoveRecord mr;
+      mr.ply = static_cast<int>(record->moves.size()) + 1;
+      mr.side = side;
+      mr.move = *played.value;
+      mr.time_ms = a.elapsed.count();
+      mr.eval = a.eval;
+      mr.depth = a.depth;
+      record->moves.push_back(mr);
+    }
   }
   white.finish();
   black.finish();
@@ -117,6 +176,12 @@ GameResult play_game(const MatchSettings& settings, const Opening& opening, Matc
     r.detail = std::string(end.detail);
   }
   r.a_points = r.outcome == Outcome::Draw ? 0.5 : r.outcome == win_for(a_side) ? 1.0 : 0.0;
+  if (record) {
+    record->outcome = r.outcome;
+    record->reason = r.reason;
+    record->detail = r.detail;
+    record->ended_at = utc_now_iso8601();
+  }
   return r;
 }
 

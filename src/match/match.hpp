@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "match/agent.hpp"
 #include "match/book.hpp"
 #include "match/stats.hpp"
+#include "referee/record.hpp"
 
 namespace arena::match {
 
@@ -54,6 +56,9 @@ struct MatchSettings {
   bool shuffle = true;   // the book's order shuffled by the seed; else the file's order
   int max_plies = 5000;  // a game still going then is a draw ("ply-limit")
   GamePlayer player;     // set: plays every game; empty: make_agent's agents, move by move
+  // Games played here, move by move: each one's record (docs/records.md) is written to this
+  // folder as record_stem(...).json. Empty: none kept.
+  std::filesystem::path records;
 };
 
 struct FaultCounts {
@@ -81,9 +86,14 @@ struct MatchOutcome {
 };
 
 // Plays one game from `opening` with `white` and `black`; the result from White's view in
-// `outcome`, a_points for the side `a_side`.
+// `outcome`, a_points for the side `a_side`. With `record`, also the game's record: every move
+// from the start (the opening's with time 0), the players named from settings.agents.
 GameResult play_game(const MatchSettings& settings, const Opening& opening, MatchAgent& white,
-                     MatchAgent& black, Side a_side);
+                     MatchAgent& black, Side a_side, GameRecord* record = nullptr);
+
+// The file name (without extension) of a match game's record and logs: "0003-alpha-vs-beta",
+// numbered from 1 over the match (pair p's games are 2p+1 and 2p+2), White first.
+std::string record_stem(int pair, int game, const std::string& white, const std::string& black);
 
 // Runs the whole match. Callbacks are called one at a time (under a lock). Throws
 // std::runtime_error for settings that cannot work (no openings, an agent that cannot play the
