@@ -274,14 +274,42 @@ TEST(MatchBooks, TheShippedBooksAreLegalAndDistinct) {
   }
 }
 
+// The book for games against outside engines: its openings judged at depths 5, 11 and 13.
+TEST(MatchBooks, TheBalancedMorrisBookIsLegalDistinctAndNearZero) {
+  const GameInfo& g = *find_game("morris");
+  const auto path = std::filesystem::path(ARENA_SOURCE_DIR) / "data/books/morris-balanced.txt";
+  auto book = read_book(g, {}, path);
+  ASSERT_TRUE(book) << book.error;
+  EXPECT_EQ(book.value->openings.size(), 200u);
+  std::set<std::uint64_t> positions;
+  for (const auto& o : book.value->openings)
+    positions.insert((*position_after(g, {}, o).value)->hash());
+  EXPECT_EQ(positions.size(), book.value->openings.size());
+  std::ifstream f(path);
+  std::string line;
+  int scored = 0;
+  while (std::getline(f, line)) {
+    const auto hash = line.find("  # ");
+    if (line.starts_with("#") || hash == std::string::npos) continue;
+    ++scored;
+    EXPECT_LE(std::abs(std::stoi(line.substr(hash + 4))), 150) << line;
+  }
+  EXPECT_EQ(scored, 200);
+}
+
+BookRecipe recipe(int positions, int plies, int depth, int max_eval, std::uint64_t seed) {
+  BookRecipe r;
+  r.positions = positions;
+  r.plies = plies;
+  r.depth = depth;
+  r.max_eval = max_eval;
+  r.seed = seed;
+  return r;
+}
+
 TEST(MatchBooks, MakingABookIsReproducible) {
   const GameInfo& g = *find_game("fission");
-  BookRecipe r;
-  r.positions = 3;
-  r.plies = 2;
-  r.depth = 2;
-  r.max_eval = 1000;
-  r.seed = 7;
+  const BookRecipe r = recipe(3, 2, 2, 1000, 7);
   const auto a = make_book(g, {}, r);
   const auto b = make_book(g, {}, r);
   ASSERT_EQ(a.size(), 3u);
@@ -294,12 +322,7 @@ TEST(MatchBooks, MakingABookIsReproducible) {
 
 TEST(MatchBooks, ThreadsDoNotChangeTheBook) {
   const GameInfo& g = *find_game("morris");
-  BookRecipe r;
-  r.positions = 20;
-  r.plies = 6;
-  r.depth = 3;
-  r.max_eval = 150;
-  r.seed = 5;
+  BookRecipe r = recipe(20, 6, 3, 150, 5);
   std::vector<int> attempts_one, attempts_three;
   const auto one = make_book(g, {}, r, [&](const BookEntry&, int n) { attempts_one.push_back(n); });
   r.threads = 3;
@@ -316,12 +339,7 @@ TEST(MatchBooks, ThreadsDoNotChangeTheBook) {
 
 TEST(MatchBooks, AConfirmingSearchKeepsOnlyWhatBothDepthsScoreNearZero) {
   const GameInfo& g = *find_game("morris");
-  BookRecipe r;
-  r.positions = 12;
-  r.plies = 6;
-  r.depth = 3;
-  r.max_eval = 150;
-  r.seed = 5;
+  BookRecipe r = recipe(12, 6, 3, 150, 5);
   r.max_attempts = 300;
   r.confirm_depths = {7};
   r.threads = 2;
