@@ -57,6 +57,20 @@ TEST(Search, NodeLimitStopsTheSearch) {
   EXPECT_TRUE(s.is_legal(out.best));
 }
 
+// A move's time cannot be saved for later, so a search with a move time goes on to its deadline
+// unless it finds a forced result.
+TEST(Search, ATimedSearchUsesItsWholeBudget) {
+  const auto s = fission::State::start();
+  SearchLimits limits;
+  limits.time = std::chrono::milliseconds(120);
+  Searcher<fission::State> searcher;
+  const auto out = searcher.search(s, limits);
+  ASSERT_TRUE(out.has_move);
+  EXPECT_LT(std::abs(out.score), kWinBound);
+  EXPECT_GE(out.elapsed, std::chrono::milliseconds(120));
+  EXPECT_TRUE(s.is_legal(out.best));
+}
+
 TEST(Search, ThreadsFindTheSameForcedWin) {
   const auto s = winning_hit();
   const auto out = search_to_depth(s, 4, SearchOptions{.threads = 3});

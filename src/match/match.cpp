@@ -112,8 +112,7 @@ GameResult play_game(const MatchSettings& settings, const Opening& opening, Matc
     record->white = {w.name, w.spec};
     record->black = {bl.name, bl.spec};
     record->started_at = utc_now_iso8601();
-    // The opening's moves, replayed for the side that played each (a Morris removal is not a
-    // ply of its own, so sides need not alternate by count alone).
+    // The opening's moves, each with the side the rules say played it.
     auto replay = game.start(settings.context.rules);
     for (const std::string& m : opening) {
       MoveRecord mr;

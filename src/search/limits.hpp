@@ -1,6 +1,5 @@
 #pragma once
 // What a search may spend, and a clock to check it against.
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -30,16 +29,15 @@ class Deadline {
   std::optional<std::chrono::milliseconds> budget_;
 };
 
-// The time manager, between iterations (all in ms). The next iteration is predicted to cost the
-// last one's time times the growth from the one before (clamped to 2..8; 4 while unknown). It
-// starts when at least half of it fits in what is left of the budget: then it should finish, or
-// at least search the previous best move (first, and the largest share of the work) and some
-// others; an unfinished iteration still counts (a move replaces the previous best only when fully
-// searched), and the hard limit (the deadline, checked every 256 nodes) ends it in time. The move
-// time cannot be saved for later moves, so stopping sooner would only waste it.
-inline bool start_next_iteration(double spent, double budget, double last, double previous) {
-  const double growth = previous > 0.05 ? std::clamp(last / previous, 2.0, 8.0) : 4.0;
-  return spent + 0.5 * last * growth <= budget;
+// The time manager, between iterations: another iteration starts whenever time is left. An
+// unfinished iteration still counts (the previous best move is searched first, and a move replaces
+// it only when fully searched), the hard limit (the deadline, checked every 256 nodes) ends it in
+// time, and a move's time cannot be saved for later moves, so stopping sooner only wastes it. (It
+// used to start only when half of the next iteration was predicted to fit: Morris then used 568 ms
+// of its 900 against Sanmill at 1 s a move, stopping at depth 15 where depth 18 saw a blockade.)
+inline bool start_next_iteration(std::chrono::milliseconds spent,
+                                 std::chrono::milliseconds budget) {
+  return spent < budget;
 }
 
 }  // namespace arena

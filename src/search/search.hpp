@@ -130,10 +130,8 @@ class Searcher {
 
     const int max_depth =
         limits.max_depth.value_or(limits.time || limits.max_nodes ? kMaxPly - 1 : 6);
-    Deadline::Clock::duration last_iteration{0}, previous_iteration{0};
     for (int depth = std::min(first_depth, max_depth); depth <= std::min(max_depth, kMaxPly - 1);
          ++depth) {
-      const auto iteration_start = deadline.since_start();
       Move best = out.best;
       const int score = search_with_window(root, moves, depth, out.score, best);
       if (root_move_done_) {  // at least the first (previous best) move was searched fully
@@ -144,14 +142,8 @@ class Searcher {
       out.depth = depth;
       if (on_iteration) on_iteration({depth, score, nodes_, deadline.elapsed()});
       if (std::abs(score) >= kWinBound) break;  // a forced result: deeper adds nothing
-      previous_iteration = last_iteration;
-      last_iteration = deadline.since_start() - iteration_start;
-      if (const auto budget = deadline.budget()) {
-        using Ms = std::chrono::duration<double, std::milli>;
-        if (!start_next_iteration(Ms(deadline.since_start()).count(), Ms(*budget).count(),
-                                  Ms(last_iteration).count(), Ms(previous_iteration).count()))
-          break;
-      }
+      if (const auto budget = deadline.budget())
+        if (!start_next_iteration(deadline.elapsed(), *budget)) break;
     }
     out.nodes = nodes_;
     out.elapsed = deadline.elapsed();
