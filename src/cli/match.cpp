@@ -90,8 +90,10 @@ void add_match_book(CLI::App& match, int& exit_code) {
         g.name, g.title, g.name, r.positions, r.plies, r.depth,
         confirmed ? " --confirm-depth " + depth_list : "", r.max_eval, r.seed,
         r.max_attempts > 0 ? fmt::format(" --attempts {}", r.max_attempts) : "", r.plies, r.depth,
-        confirmed ? " and again at each of depths " + depth_list : "", r.max_eval,
-        confirmed ? " of the deepest search" : "");
+        r.confirm_depths.size() == 1 ? " and again at depth " + depth_list
+        : confirmed                  ? " and again at each of depths " + depth_list
+                                     : "",
+        r.max_eval, confirmed ? " of the deepest search" : "");
     const auto entries = match::make_book(g, rules, r, [](const match::BookEntry& e, int attempts) {
       fmt::print(stderr, "kept after {} attempts: {} (score {})\n", attempts,
                  match::join_moves(e.moves), e.eval);
