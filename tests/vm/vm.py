@@ -31,9 +31,15 @@ from image import SKIP, Unavailable, ensure_image, log, need_tools  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 CHECKOUT = HERE.parent.parent
-# The emulated CPU: every feature TCG has, but not "enhanced REP MOVSB/STOSB": with it the kernel
-# clears pages and glibc fills memory with `rep stosb`, which TCG runs a byte at a time.
-TCG_CPU = os.environ.get("ARENA_VM_CPU", "max,-erms,-fsrm")
+# The emulated CPU: every feature TCG has, but
+# - not "enhanced REP MOVSB/STOSB": with it the kernel clears pages and glibc fills memory with
+#   `rep stosb`, which TCG runs a byte at a time;
+# - not AVX and what builds on it: QEMU 7.2 (Debian 12's) was the first to emulate them, and later
+#   releases mended many of its VEX instructions. A JVM's generated code uses them everywhere it
+#   can; javac once died with SIGABRT in the guest (cause not seen). Without them the JVM and
+#   glibc use SSE; nothing of arena's is built for AVX.
+TCG_CPU = os.environ.get("ARENA_VM_CPU",
+                         "max,-erms,-fsrm,-avx,-avx2,-f16c,-fma,-vaes,-vpclmulqdq,-avx-vnni")
 
 
 # --- the initrd: a newc cpio archive written here, so that the host needs no cpio -------------
