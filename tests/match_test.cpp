@@ -802,15 +802,6 @@ TEST(MatchCli, ByDefaultPlaysEachOpeningOnceUpToAHundredPairs) {
   EXPECT_NE(shipped.find("Finished: 100 pairs, 200 games"), std::string::npos) << shipped;
 }
 
-// --- the time manager -------------------------------------------------------------------------
-
-TEST(TimeManager, StartsAnIterationWhileTimeIsLeft) {
-  using std::chrono::milliseconds;
-  EXPECT_TRUE(start_next_iteration(milliseconds(0), milliseconds(930)));
-  EXPECT_TRUE(start_next_iteration(milliseconds(929), milliseconds(930)));
-  EXPECT_FALSE(start_next_iteration(milliseconds(930), milliseconds(930)));
-}
-
 // --- the bench signature ------------------------------------------------------------------------
 
 TEST(BenchSignature, IsDeterministicAndPrintedLast) {
