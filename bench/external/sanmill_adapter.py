@@ -21,9 +21,11 @@ below). Two of its rules cannot be switched off: a draw after NMoveRule (at most
 without a removal, and repetition as a draw when a position comes a third time at the root
 (inside its search one repetition already counts as a draw, as in the course's rule; arena's
 referee ends the game at the first repetition, so Sanmill never meets the third). So that the
-first never fires, a game that has gone more than --window plies since its last placement or
-removal is given to Sanmill as the position --window plies back (FEN, its move counter 0)
-plus the moves since; Sanmill then does not know repetitions older than --window plies.
+first never fires, a game that has gone more than --window plies without a placement or
+removal, now or earlier, is given to Sanmill as a FEN (its move counter 0) plus the moves since:
+the position after the last placement or removal, or --window plies back if that is longer ago.
+Sanmill then does not know repetitions older than --window plies (none older than the last
+placement or removal can come again).
 
 Time. For `go movetime MS` Sanmill searches until MS less the margin (--margin ms plus
 --margin-pct %), then is told `stop` (its own MoveTime option is set to 60 s, the most it
@@ -418,25 +420,28 @@ class Adapter:
         self.moves, self.board = moves, board
 
     def sanmill_position(self):
-        """The `position` command for Sanmill: startpos and every move, or a FEN --window
-        plies back when more than that many plies were played since the last placement or
-        removal (so that its N-move draw never comes)."""
-        reversible = 0
-        for frm, _, rem in reversed(self.moves):
-            if frm is None or rem is not None:
-                break
-            reversible += 1
+        """The `position` command for Sanmill: startpos and every move, or a FEN when some
+        stretch of the game went more than --window plies without a placement or removal (so
+        that its N-move draw never comes)."""
         w = self.args.window
-        if reversible <= w:
+        irreversible = [i for i, (frm, _, rem) in enumerate(self.moves)
+                        if frm is None or rem is not None]
+        stretches = [b - a - 1 for a, b in zip([-1] + irreversible,
+                                                irreversible + [len(self.moves)])]
+        if max(stretches) <= w:
             toks = [x for m in self.moves for x in sanmill_tokens(*m)]
             return "position startpos" + (" moves " + " ".join(toks) if toks else "")
+        # A position before a placement or removal never comes again, so starting after the
+        # last one loses no repetition; replaying a longer stretch from the start would end
+        # the game in Sanmill's own replay (its N-move draw).
+        start = max(irreversible[-1] + 1 if irreversible else 0, len(self.moves) - w)
         b = Board()
         plies = 0
-        for m in self.moves[:-w]:
+        for m in self.moves[:start]:
             b.play(*m)
             plies += len(sanmill_tokens(*m))
-        toks = [x for m in self.moves[-w:] for x in sanmill_tokens(*m)]
-        return f"position fen {b.fen(0, plies)} moves " + " ".join(toks)
+        toks = [x for m in self.moves[start:] for x in sanmill_tokens(*m)]
+        return f"position fen {b.fen(0, plies)}" + (" moves " + " ".join(toks) if toks else "")
 
     def verify(self, until):
         """Sanmill's view of the position (`d`) against ours. Its printout of the last search
