@@ -274,27 +274,34 @@ TEST(MatchBooks, TheShippedBooksAreLegalAndDistinct) {
   }
 }
 
-// The book for games against outside engines: its openings judged at depths 5, 11 and 13.
-TEST(MatchBooks, TheBalancedMorrisBookIsLegalDistinctAndNearZero) {
+// A book for games against outside engines: `count` legal, distinct openings, every score
+// (the deepest judging search's) within +-150.
+void expect_balanced_morris_book(const std::string& file, std::size_t count) {
   const GameInfo& g = *find_game("morris");
-  const auto path = std::filesystem::path(ARENA_SOURCE_DIR) / "data/books/morris-balanced.txt";
+  const auto path = std::filesystem::path(ARENA_SOURCE_DIR) / "data/books" / file;
   auto book = read_book(g, {}, path);
   ASSERT_TRUE(book) << book.error;
-  EXPECT_EQ(book.value->openings.size(), 200u);
+  EXPECT_EQ(book.value->openings.size(), count);
   std::set<std::uint64_t> positions;
   for (const auto& o : book.value->openings)
     positions.insert((*position_after(g, {}, o).value)->hash());
   EXPECT_EQ(positions.size(), book.value->openings.size());
   std::ifstream f(path);
   std::string line;
-  int scored = 0;
+  std::size_t scored = 0;
   while (std::getline(f, line)) {
     const auto hash = line.find("  # ");
     if (line.starts_with("#") || hash == std::string::npos) continue;
     ++scored;
     EXPECT_LE(std::abs(std::stoi(line.substr(hash + 4))), 150) << line;
   }
-  EXPECT_EQ(scored, 200);
+  EXPECT_EQ(scored, count);
+}
+
+// Judged at depths 5, 11 and 13; and the deeper one at 5, 11, 13 and 15.
+TEST(MatchBooks, TheBalancedMorrisBooksAreLegalDistinctAndNearZero) {
+  expect_balanced_morris_book("morris-balanced.txt", 200);
+  expect_balanced_morris_book("morris-deep.txt", 40);
 }
 
 BookRecipe recipe(int positions, int plies, int depth, int max_eval, std::uint64_t seed) {
