@@ -13,6 +13,7 @@
 
 #include "support/course_fixture.hpp"
 #include "support/hostile_archives.hpp"
+#include "support/leftovers.hpp"
 
 namespace arena {
 namespace {
@@ -25,14 +26,8 @@ using testing::run_arena;
 
 // Whether any process still runs a check of this course (its folder in the command line).
 bool check_running(const fs::path& course) {
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::ifstream in(e.path() / "cmdline");
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (char& c : cmd)
-      if (c == '\0') c = ' ';
-    if (cmd.find("handin") != std::string::npos && cmd.find(course.string()) != std::string::npos)
-      return true;
-  }
+  for (const auto& p : testing::processes_with(course.string()))
+    if (p.find("handin") != std::string::npos) return true;
   return false;
 }
 

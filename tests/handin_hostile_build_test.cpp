@@ -76,10 +76,7 @@ class HandinHostileBuild : public ::testing::Test {
 
   // Nothing of the check is left: no process of the build, no cgroup of arena's, no mount.
   void expect_nothing_left(const HandinVerdict& v) {
-    for (const std::string& m : {marker, tmp.path().string()}) {
-      const auto left = testing::processes_left(m);
-      EXPECT_TRUE(left.empty()) << left.size() << " left, e.g. " << left.front();
-    }
+    for (const std::string& m : {marker, tmp.path().string()}) testing::expect_no_process_with(m);
     for (const auto& cgroup : testing::arena_cgroups_of(v.pid))
       ADD_FAILURE() << "left behind: " << cgroup;
     EXPECT_EQ(testing::mounts(), mounts_before);

@@ -31,6 +31,7 @@
 #include "sandbox/shell_words.hpp"
 #include "support/event_files.hpp"
 #include "support/java_tools.hpp"
+#include "support/leftovers.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 #include "support/time_scale.hpp"
@@ -83,34 +84,6 @@ nlohmann::json run_event(const fs::path& dir, const fs::path& participants,
   if (out) *out = p.out() + p.err();
   EXPECT_EQ(code, 0) << p.out() << p.err();
   return read_json(dir / "results.json");
-}
-
-// Command lines of running processes that contain `marker`.
-std::vector<std::string> processes_with(const std::string& marker) {
-  std::vector<std::string> found;
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    const std::string name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string cmdline;
-    try {
-      cmdline = read_text(e.path() / "cmdline");
-    } catch (const std::exception&) {
-      continue;  // it ended between the listing and the read (ESRCH)
-    }
-    for (char& c : cmdline)
-      if (c == '\0') c = ' ';
-    if (cmdline.find(marker) != std::string::npos && std::stoi(name) != ::getpid())
-      found.push_back(name + ": " + cmdline);
-  }
-  return found;
-}
-
-void expect_none_left(const std::string& marker) {
-  // Killed processes may take a moment to be gone from /proc.
-  for (int i = 0; i < 100 && !processes_with(marker).empty(); ++i)
-    std::this_thread::sleep_for(50ms);
-  const auto left = processes_with(marker);
-  EXPECT_TRUE(left.empty()) << left.size() << " left, e.g. " << left.front();
 }
 
 // The games `name` played, from results.json.
@@ -192,7 +165,7 @@ TEST(Sandbox, MemoryHogLosesWhileAnotherGameFinishes) {
       EXPECT_GT(g["plies"].get<int>(), 0) << g;
     }
   }
-  expect_none_left(tmp.path().string());
+  testing::expect_no_process_with(tmp.path().string());
 }
 
 TEST(Sandbox, ForkBombLosesAndTheMachineGoesOn) {
@@ -210,7 +183,7 @@ TEST(Sandbox, ForkBombLosesAndTheMachineGoesOn) {
     EXPECT_TRUE(lost(g, bomb)) << g;
     EXPECT_EQ(g["reason"], "too-many-processes") << g;
   }
-  expect_none_left(tmp.path().string());
+  testing::expect_no_process_with(tmp.path().string());
   // The machine still starts processes and plays.
   const auto after = tmp.path() / "after.txt";
   std::ofstream(after) << "greedy\nrandom\n";
@@ -268,7 +241,7 @@ TEST(Sandbox, BusyThreadsDuringTheOpponentsTurnDoNotTakeItsTime) {
       share[0], share[1], *neighbour * 100);
   std::printf("%s\n", measured.c_str());  // the figures, also when they pass
   EXPECT_GE(share[1], 0.8 * share[0]) << measured;
-  expect_none_left(tmp.path().string());
+  testing::expect_no_process_with(tmp.path().string());
 }
 
 TEST(Sandbox, AgentSeesNeitherOtherAgentsNorTheEvent) {
@@ -356,7 +329,7 @@ TEST(Sandbox, GigabyteOfOutputLeavesACappedLog) {
   EXPECT_LE(text.size(), kMiB + 200);
   EXPECT_EQ(text.rfind("[arena: the first ", 0), 0u) << text.substr(0, 200);
   EXPECT_NE(text.find("END-OF-OUTPUT"), std::string::npos) << "the tail is kept";
-  expect_none_left(tmp.path().string());
+  testing::expect_no_process_with(tmp.path().string());
 }
 
 // A course's own kind of agent: a Java program (tests/java/RandomMulinoAgent.java, the Bologna
@@ -406,7 +379,7 @@ TEST(Sandbox, JavaAgentWithDefaultFlagsPlaysWholeGamesInsideTwoGigabytes) {
     EXPECT_GT(max_heap_mb, 256) << log;
     EXPECT_LE(max_heap_mb, 512) << log;
   }
-  expect_none_left(tmp.path().string());
+  testing::expect_no_process_with(tmp.path().string());
 }
 
 // The groups of arena process `pid`, where the test process would make its own.
@@ -443,7 +416,7 @@ TEST(Sandbox, KillNineAndResumeLeaveNoProcessCgroupOrMount) {
   // started the command, the chain of its processes that die with their parent is not complete,
   // and what a kill then leaves is for the resume below to sweep.
   const auto agent_running = [&] {
-    for (const auto& p : processes_with(mark))
+    for (const auto& p : testing::processes_with(mark))
       if (p.find("bwrap") == std::string::npos) return true;
     return false;
   };
@@ -455,7 +428,7 @@ TEST(Sandbox, KillNineAndResumeLeaveNoProcessCgroupOrMount) {
   const pid_t dead = first.pid();
   first.kill(SIGKILL);
   first.wait(10s);
-  expect_none_left(mark);
+  testing::expect_no_process_with(mark);
   for (const auto& folder : cgroups_of(dead)) {
     if (fs::exists(folder / "cgroup.procs")) {
       EXPECT_EQ(read_text(folder / "cgroup.procs"), "") << folder;
@@ -467,7 +440,7 @@ TEST(Sandbox, KillNineAndResumeLeaveNoProcessCgroupOrMount) {
   EXPECT_EQ(read_json(event / "results.json")["games_played"], 6);
   for (const auto& folder : cgroups_of(dead)) EXPECT_FALSE(fs::exists(folder)) << folder;
   for (const auto& folder : cgroups_of(resumed.pid())) EXPECT_FALSE(fs::exists(folder)) << folder;
-  expect_none_left(tmp.path().string());
+  testing::expect_no_process_with(tmp.path().string());
   EXPECT_EQ(mount_count(), mounts_before);
 }
 
@@ -590,7 +563,7 @@ TEST(Sandbox, SoccerBotsNamedByPathInOtherFoldersPlayAsWithoutTheSandbox) {
       jailed.record.value("/sandbox/protections"_json_pointer, nlohmann::json::array());
   EXPECT_NE(std::find(protections.begin(), protections.end(), "files"), protections.end())
       << jailed.record.dump();
-  expect_none_left(tmp.path().string());
+  testing::expect_no_process_with(tmp.path().string());
 }
 
 TEST(Sandbox, SoccerRefereeRefusesABotTheAgentsUserCannotRun) {
@@ -674,7 +647,7 @@ TEST(Sandbox, TournamentBotNamedByPathInAnotherFolderPlaysEveryGame) {
     EXPECT_NE(g["reason"], "crash") << g;
     EXPECT_GT(g["plies"].get<int>(), 0) << g;
   }
-  expect_none_left(tmp.path().string());
+  testing::expect_no_process_with(tmp.path().string());
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include "referee/record.hpp"
 #include "support/event_files.hpp"
+#include "support/leftovers.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -169,11 +170,7 @@ TEST(TournamentEndToEnd, MisbehavingAgentsLoseAndTheEventFinishes) {
   }
   EXPECT_NE(p.out().find("How the games ended"), std::string::npos);
   // No agent is left running: the sleepers were killed with their process groups.
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::ifstream in(e.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(cmdline.find(tmp.path().string()), std::string::npos) << e.path() << ": " << cmdline;
-  }
+  testing::expect_no_process_with(tmp.path().string());
 }
 
 TEST(TournamentEndToEnd, ResumeAfterKillNineEqualsAnUninterruptedRun) {

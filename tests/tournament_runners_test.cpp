@@ -18,6 +18,7 @@
 
 #include "referee/record.hpp"
 #include "support/event_files.hpp"
+#include "support/leftovers.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 #include "support/time_scale.hpp"
@@ -98,11 +99,7 @@ void expect_faults(const nlohmann::json& results, const std::string& good,
 
 // No process started for the event (whose command lines name the temporary folder) survives it.
 void expect_no_process_left(const fs::path& tmp) {
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::ifstream in(e.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(cmdline.find(tmp.string()), std::string::npos) << e.path() << ": " << cmdline;
-  }
+  testing::expect_no_process_with(tmp.string());
 }
 
 TEST(TournamentRunners, ListsAllFourGames) {

@@ -9,23 +9,10 @@
 #include <vector>
 
 #include "handin_cli.hpp"
+#include "leftovers.hpp"
 #include "process.hpp"
 
 namespace arena::testing {
-
-// Whether any process still runs with these words in its command line. A process that ends
-// while it is read is skipped.
-inline bool process_with(const std::string& marker) {
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
-    std::ifstream in(e.path() / "cmdline");
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (char& c : cmd)
-      if (c == '\0') c = ' ';
-    if (cmd.find(marker) != std::string::npos) return true;
-  }
-  return false;
-}
 
 // Fails the test for a process with `marker` in its command line, a cgroup of the check
 // (arena-<pid>, in any controller's hierarchy) or a mount of ours under `dir`.
@@ -33,7 +20,7 @@ inline void expect_nothing_left(const HandinVerdict& v, const std::string& marke
                                 const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   if (!marker.empty()) {
-    EXPECT_FALSE(process_with(marker)) << "left running: " << marker;
+    expect_no_process_with(marker);
   }
   const std::string cgroup = "arena-" + std::to_string(v.pid);
   std::error_code ec;

@@ -1,6 +1,7 @@
 #pragma once
 // What a run of arena may leave on the machine: processes, cgroups and mounts. Tests of hostile
 // code take a snapshot before and look again after: nothing of the run may remain.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -39,6 +40,12 @@ inline std::vector<std::string> processes_left(const std::string& marker) {
   for (int i = 0; i < 100 && !processes_with(marker).empty(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   return processes_with(marker);
+}
+
+// Fails the test for a process with `marker` in its command line that outlives that grace.
+inline void expect_no_process_with(const std::string& marker) {
+  const auto left = processes_left(marker);
+  EXPECT_TRUE(left.empty()) << left.size() << " left, e.g. " << left.front();
 }
 
 // The cgroup folders arena process `pid` made and left (arena-PID..., in any hierarchy).
