@@ -85,50 +85,26 @@ TEST(HandinCheck, CppSoccerBotWithMakefileIsAccepted) {
   EXPECT_TRUE(fs::exists(out / "agent" / "student" / "bot"));
 }
 
+// Jars of the tests' Java classes, packed when the tests were built.
 class HandinCheckJava : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    const std::string javac = testing::find_java_tool("javac");
-    jar_ = testing::find_java_tool("jar");
-    if (javac.empty() || jar_.empty()) return;
-    classes_ = new TempDir;
-    std::vector<std::string> compile = {javac, "-d", classes_->path().string()};
-    for (const auto& e : fs::recursive_directory_iterator(ARENA_TEST_JAVA))
-      if (e.path().extension() == ".java" && e.path().filename() != "MulinoWireCheck.java" &&
-          e.path().filename() != "SloppyMulinoAgent.java")
-        compile.push_back(e.path().string());
-    Process run(compile);
-    compiled_ = run.wait(180s) == 0;
-    if (!compiled_) error_ = run.err();
-  }
-  static void TearDownTestSuite() {
-    delete classes_;
-    classes_ = nullptr;
-  }
   void SetUp() override {
-    if (jar_.empty()) GTEST_SKIP() << "no JDK found: bash scripts/setup.sh installs it";
-    ASSERT_TRUE(compiled_) << error_;
+    const std::string missing = testing::java_programs_missing(ARENA_TEST_JAVA_AGENT);
+    if (!missing.empty()) GTEST_SKIP() << missing;
+    ASSERT_TRUE(fs::exists(ARENA_TEST_JAVA_AGENT)) << ARENA_TEST_JAVA_AGENT;
+    ASSERT_TRUE(fs::exists(ARENA_TEST_JAVA_LIBRARY)) << ARENA_TEST_JAVA_LIBRARY;
   }
-  // The classes in a jar; with a Main-Class when `main` is given.
-  static fs::path make_jar(const fs::path& dir, const std::string& main) {
+  // dir/agent.jar: with RandomMulinoAgent as its Main-Class when `main`, else without one.
+  static fs::path make_jar(const fs::path& dir, bool main) {
     const fs::path jar = dir / "agent.jar";
-    std::vector<std::string> argv = {jar_, main.empty() ? "cf" : "cfe", jar.string()};
-    if (!main.empty()) argv.push_back(main);
-    argv.insert(argv.end(), {"-C", classes_->path().string(), "."});
-    Process p(argv);
-    EXPECT_EQ(p.wait(60s), 0) << p.err();
+    fs::copy_file(main ? ARENA_TEST_JAVA_AGENT : ARENA_TEST_JAVA_LIBRARY, jar);
     return jar;
   }
-
-  static inline std::string jar_;
-  static inline TempDir* classes_ = nullptr;
-  static inline bool compiled_ = false;
-  static inline std::string error_;
 };
 
 TEST_F(HandinCheckJava, MorrisJarIsAccepted) {
   TempDir tmp;
-  const fs::path jar = make_jar(tmp.path(), "RandomMulinoAgent");
+  const fs::path jar = make_jar(tmp.path(), true);
   const fs::path out = tmp.path() / "check";
   const Verdict v =
       check({"morris", jar.string(), "--out", out.string(), "--move-time", "1000"}, 120s);
@@ -142,7 +118,7 @@ TEST_F(HandinCheckJava, MorrisJarIsAccepted) {
 
 TEST_F(HandinCheckJava, JarWithoutMainClassIsRejected) {
   TempDir tmp;
-  const fs::path jar = make_jar(tmp.path(), "");
+  const fs::path jar = make_jar(tmp.path(), false);
   const Verdict v = check({"morris", jar.string(), "--out", (tmp.path() / "check").string()});
   EXPECT_EQ(v.exit, 1) << v.out << v.err;
   EXPECT_EQ(v.last_line.rfind("rejected: ", 0), 0u) << v.out;
@@ -154,7 +130,7 @@ TEST_F(HandinCheckJava, JarWithoutMainClassThroughManifestIsNamed) {
   TempDir tmp;
   const fs::path root = tmp.path() / "student";
   fs::create_directories(root);
-  make_jar(root, "");
+  make_jar(root, false);
   std::ofstream(root / "arena.json") << R"({"run": "java -jar agent.jar {side}"})";
   const Verdict v = check({"morris", root.string(), "--out", (tmp.path() / "check").string()});
   EXPECT_EQ(v.exit, 1) << v.out << v.err;
@@ -174,7 +150,7 @@ TEST_F(HandinCheckJava, SlowThinkerIsCheckedQuicklyWithSmokePlies) {
   TempDir tmp;
   const fs::path root = tmp.path() / "student";
   fs::create_directories(root);
-  make_jar(root, "RandomMulinoAgent");
+  make_jar(root, true);
   std::ofstream(root / "arena.json") << R"({"run": "java -jar agent.jar {side} 700"})";
   const fs::path out = tmp.path() / "check";
   const auto began = std::chrono::steady_clock::now();

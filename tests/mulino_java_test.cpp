@@ -99,33 +99,22 @@ std::vector<Message> sample_messages() {
 class MulinoJava : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    javac_ = testing::find_java_tool("javac");
     java_ = testing::find_java_tool("java");
-    if (javac_.empty() || java_.empty()) return;
     dir_ = new TempDir;
-    std::vector<std::string> cmd = {javac_, "-d", (dir_->path() / "classes").string()};
-    for (const auto& e : fs::recursive_directory_iterator(ARENA_TEST_JAVA))
-      if (e.path().extension() == ".java") cmd.push_back(e.path().string());
-    Process javac(cmd);
-    const auto rc = javac.wait(std::chrono::minutes(3));
-    compiled_ = rc == 0;
-    if (!compiled_) compile_error_ = javac.err() + javac.out();
   }
   static void TearDownTestSuite() {
     delete dir_;
     dir_ = nullptr;
   }
   void SetUp() override {
-    if (javac_.empty() || java_.empty())
-      GTEST_SKIP() << "no JDK found (javac and java on PATH or in $JAVA_HOME/bin): "
-                      "bash scripts/setup.sh installs default-jdk-headless";
-    ASSERT_TRUE(compiled_) << "javac failed:\n" << compile_error_;
+    const std::string missing = testing::java_programs_missing(ARENA_TEST_JAVA_CLASSES);
+    if (!missing.empty()) GTEST_SKIP() << missing;
+    ASSERT_TRUE(fs::exists(fs::path(ARENA_TEST_JAVA_CLASSES) / "MulinoWireCheck.class"));
   }
 
   // Runs the Java program; its stdout.
   static std::string run_java(const std::vector<std::string>& args) {
-    std::vector<std::string> cmd = {java_, "-cp", (dir_->path() / "classes").string(),
-                                    "MulinoWireCheck"};
+    std::vector<std::string> cmd = {java_, "-cp", ARENA_TEST_JAVA_CLASSES, "MulinoWireCheck"};
     cmd.insert(cmd.end(), args.begin(), args.end());
     Process java(cmd);
     const auto rc = java.wait(std::chrono::minutes(2));
@@ -134,8 +123,7 @@ class MulinoJava : public ::testing::Test {
   }
   static fs::path file(const std::string& name) { return dir_->path() / name; }
 
-  static inline std::string javac_, java_, compile_error_;
-  static inline bool compiled_ = false;
+  static inline std::string java_;
   static inline TempDir* dir_ = nullptr;
 };
 

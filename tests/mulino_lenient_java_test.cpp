@@ -29,29 +29,14 @@ using namespace std::chrono_literals;
 using testing::Process;
 using testing::TempDir;
 
-// The suite's Java classes, compiled once for the whole test program.
+// The suite's Java classes, compiled when the tests were built.
 class LenientJavaAgents : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    java_ = testing::find_java_tool("java");
-    const std::string javac = testing::find_java_tool("javac");
-    if (java_.empty() || javac.empty()) return;
-    classes_ = new TempDir;
-    std::vector<std::string> compile = {javac, "-d", classes_->path().string()};
-    for (const auto& e : fs::recursive_directory_iterator(ARENA_TEST_JAVA))
-      if (e.path().extension() == ".java" && e.path().filename() != "MulinoWireCheck.java")
-        compile.push_back(e.path().string());
-    Process run(compile);
-    compiled_ = run.wait(180s) == 0;
-    if (!compiled_) compile_error_ = run.err();
-  }
-  static void TearDownTestSuite() {
-    delete classes_;
-    classes_ = nullptr;
-  }
+  static void SetUpTestSuite() { java_ = testing::find_java_tool("java"); }
   void SetUp() override {
-    if (java_.empty()) GTEST_SKIP() << "no JDK found: bash scripts/setup.sh installs it";
-    ASSERT_TRUE(compiled_) << compile_error_;
+    const std::string missing = testing::java_programs_missing(ARENA_TEST_JAVA_CLASSES);
+    if (!missing.empty()) GTEST_SKIP() << missing;
+    ASSERT_TRUE(fs::exists(fs::path(ARENA_TEST_JAVA_CLASSES) / "SloppyMulinoAgent.class"));
   }
 
   // `java SloppyMulinoAgent Side` with its settings in the environment.
@@ -63,7 +48,7 @@ class LenientJavaAgents : public ::testing::Test {
             std::string("ARENA_AGENT_OMIT_REMOVAL=") + (omit_removal ? "1" : "0"),
             java_,
             "-cp",
-            classes_->path().string(),
+            ARENA_TEST_JAVA_CLASSES,
             "SloppyMulinoAgent",
             side};
   }
@@ -99,9 +84,6 @@ class LenientJavaAgents : public ::testing::Test {
   }
 
   static inline std::string java_;
-  static inline TempDir* classes_ = nullptr;
-  static inline bool compiled_ = false;
-  static inline std::string compile_error_;
   TempDir dir_;
 };
 
@@ -161,7 +143,7 @@ TEST_F(LenientJavaAgents, AMillWithoutItsRemovalLosesAsOnTheOriginal) {
 TEST_F(LenientJavaAgents, ATournamentPlaysThemToTheEnd) {
   const auto file = dir_.path() / "participants.txt";
   std::ofstream(file) << "sloppy: command /usr/bin/env ARENA_AGENT_SEED=5 " << java_ << " -cp "
-                      << classes_->path().string() << " SloppyMulinoAgent\n"
+                      << ARENA_TEST_JAVA_CLASSES << " SloppyMulinoAgent\n"
                       << "rnd: random\n";
   const auto event = dir_.path() / "event";
   Process p({ARENA_BINARY, "tournament", "morris", "-f", file.string(), "-o", event.string(),

@@ -338,9 +338,8 @@ TEST(Sandbox, GigabyteOfOutputLeavesACappedLog) {
 TEST(Sandbox, JavaAgentWithDefaultFlagsPlaysWholeGamesInsideTwoGigabytes) {
   REQUIRE_PROTECTIONS(Protection::Memory, Protection::Files, Protection::User, Protection::Network);
   const fs::path built_jar = ARENA_TEST_JAVA_AGENT;
-  if (built_jar.empty())
-    GTEST_SKIP() << "built without a JDK: bash scripts/setup.sh installs default-jdk-headless";
-  if (testing::find_java_tool("java").empty()) GTEST_SKIP() << "no java on this machine";
+  const std::string missing = testing::java_programs_missing(built_jar);
+  if (!missing.empty()) GTEST_SKIP() << missing;
   ASSERT_TRUE(fs::exists(built_jar)) << built_jar;
   TempDir tmp;
   const auto agent_dir = tmp.path() / "javabot";

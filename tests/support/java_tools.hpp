@@ -23,4 +23,14 @@ inline std::string find_java_tool(const std::string& name) {
   return {};
 }
 
+// Why the tests' Java programs, compiled when the tests were built (tests/CMakeLists.txt), cannot
+// run here; "" when they can. `built` is what the build made, "" when it found no JDK.
+inline std::string java_programs_missing(const std::string& built) {
+  if (built.empty())
+    return "built without a JDK: bash scripts/setup.sh installs default-jdk-headless, then "
+           "configure and build again";
+  if (find_java_tool("java").empty()) return "no java on this machine (PATH or $JAVA_HOME/bin)";
+  return {};
+}
+
 }  // namespace arena::testing
