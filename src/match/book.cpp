@@ -46,13 +46,14 @@ std::string join_moves(const Opening& moves) {
 }
 
 Parsed<std::unique_ptr<AnyState>> position_after(const GameInfo& game, const RuleOptions& rules,
-                                                 const Opening& moves) {
+                                                 const Opening& moves, std::vector<Side>* sides) {
   using P = Parsed<std::unique_ptr<AnyState>>;
   auto state = game.start(rules);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     if (state->result().over())
       return P::fail(
           fmt::format("the game is over before move {} '{}'", i + 1, printable(moves[i])));
+    if (sides) sides->push_back(state->side_to_move());
     const auto played = state->play(moves[i]);
     if (!played)
       return P::fail(fmt::format("move {} '{}': {}", i + 1, printable(moves[i]), played.error));

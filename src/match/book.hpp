@@ -32,9 +32,10 @@ Opening split_moves(std::string_view line);
 std::string join_moves(const Opening& moves);
 
 // The position after `moves` from the game's start, or why a move is not legal (move number and
-// text) or the game ends inside the opening.
+// text) or the game ends inside the opening. `sides`, when given, gets the side that played each.
 Parsed<std::unique_ptr<AnyState>> position_after(const GameInfo& game, const RuleOptions& rules,
-                                                 const Opening& moves);
+                                                 const Opening& moves,
+                                                 std::vector<Side>* sides = nullptr);
 
 // Reads a book's text, checking every line is legal in `game` and leaves the game going; errors
 // name the line ("line 7: move 2 'Z9,N': ...").

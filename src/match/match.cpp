@@ -98,7 +98,8 @@ GameResult play_game(const MatchSettings& settings, const Opening& opening, Matc
                      MatchAgent& black, Side a_side, GameRecord* record) {
   const GameInfo& game = *settings.context.game;
   GameResult r;
-  auto pos = position_after(game, settings.context.rules, opening);
+  std::vector<Side> opening_sides;
+  auto pos = position_after(game, settings.context.rules, opening, &opening_sides);
   if (!pos) throw std::runtime_error("an opening is not legal: " + pos.error);
   std::unique_ptr<AnyState> state = std::move(*pos.value);
   Opening moves = opening;
@@ -113,14 +114,12 @@ GameResult play_game(const MatchSettings& settings, const Opening& opening, Matc
     record->black = {bl.name, bl.spec};
     record->started_at = utc_now_iso8601();
     // The opening's moves, each with the side the rules say played it.
-    auto replay = game.start(settings.context.rules);
-    for (const std::string& m : opening) {
+    for (std::size_t i = 0; i < opening.size(); ++i) {
       MoveRecord mr;
       mr.ply = static_cast<int>(record->moves.size()) + 1;
-      mr.side = replay->side_to_move();
-      mr.move = m;
+      mr.side = opening_sides[i];
+      mr.move = opening[i];
       record->moves.push_back(mr);
-      (void)replay->play(m);
     }
   }
   std::array<MatchAgent*, 2> seat{&white, &black};
