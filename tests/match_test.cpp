@@ -298,10 +298,11 @@ void expect_balanced_morris_book(const std::string& file, std::size_t count) {
   EXPECT_EQ(scored, count);
 }
 
-// Judged at depths 5, 11 and 13; and the deeper one at 5, 11, 13 and 15.
+// Judged at depths 5, 11 and 13; the deeper ones at 15 too, and at 15 and 17.
 TEST(MatchBooks, TheBalancedMorrisBooksAreLegalDistinctAndNearZero) {
   expect_balanced_morris_book("morris-balanced.txt", 200);
   expect_balanced_morris_book("morris-deep.txt", 40);
+  expect_balanced_morris_book("morris-deep17.txt", 30);
 }
 
 BookRecipe recipe(int positions, int plies, int depth, int max_eval, std::uint64_t seed) {
