@@ -167,7 +167,7 @@ TEST_F(HandinCheckJava, SlowThinkerIsCheckedQuicklyWithSmokePlies) {
     EXPECT_EQ(g["plies"], 6) << g;
     EXPECT_EQ(g["result"], "draw") << g;
   }
-  testing::expect_no_process_with(root.string());
+  testing::expect_no_process_with(root.string(), /*grace=*/false);
 }
 
 TEST(HandinCheck, FailingBuildIsRejectedWithTheLogTail) {
@@ -195,8 +195,8 @@ TEST(HandinCheck, EndlessBuildIsStoppedAtItsTimeout) {
   EXPECT_LT(std::chrono::steady_clock::now() - began, 20s);
   EXPECT_EQ(v.exit, 1) << v.out << v.err;
   EXPECT_EQ(v.last_line, "rejected: the build took longer than 3 s") << v.out;
-  testing::expect_no_process_with("sleep 4711");
-  testing::expect_no_process_with("sleep 4712");
+  testing::expect_no_process_with("sleep 4711", /*grace=*/false);
+  testing::expect_no_process_with("sleep 4712", /*grace=*/false);
   // Nor a cgroup of its (arena-<pid>, in any controller's hierarchy).
   const std::string cgroup = "arena-" + std::to_string(v.pid);
   std::error_code ec;

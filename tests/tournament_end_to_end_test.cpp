@@ -170,7 +170,7 @@ TEST(TournamentEndToEnd, MisbehavingAgentsLoseAndTheEventFinishes) {
   }
   EXPECT_NE(p.out().find("How the games ended"), std::string::npos);
   // No agent is left running: the sleepers were killed with their process groups.
-  testing::expect_no_process_with(tmp.path().string());
+  testing::expect_no_process_with(tmp.path().string(), /*grace=*/false);
 }
 
 TEST(TournamentEndToEnd, ResumeAfterKillNineEqualsAnUninterruptedRun) {

@@ -99,7 +99,7 @@ void expect_faults(const nlohmann::json& results, const std::string& good,
 
 // No process started for the event (whose command lines name the temporary folder) survives it.
 void expect_no_process_left(const fs::path& tmp) {
-  testing::expect_no_process_with(tmp.string());
+  testing::expect_no_process_with(tmp.string(), /*grace=*/false);
 }
 
 TEST(TournamentRunners, ListsAllFourGames) {

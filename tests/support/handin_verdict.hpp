@@ -20,7 +20,7 @@ inline void expect_nothing_left(const HandinVerdict& v, const std::string& marke
                                 const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   if (!marker.empty()) {
-    expect_no_process_with(marker);
+    expect_no_process_with(marker, /*grace=*/false);
   }
   const std::string cgroup = "arena-" + std::to_string(v.pid);
   std::error_code ec;

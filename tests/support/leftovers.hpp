@@ -42,9 +42,10 @@ inline std::vector<std::string> processes_left(const std::string& marker) {
   return processes_with(marker);
 }
 
-// Fails the test for a process with `marker` in its command line that outlives that grace.
-inline void expect_no_process_with(const std::string& marker) {
-  const auto left = processes_left(marker);
+// Fails the test for a process with `marker` in its command line: at once, or, with `grace`,
+// one that outlives processes_left's wait.
+inline void expect_no_process_with(const std::string& marker, bool grace = true) {
+  const auto left = grace ? processes_left(marker) : processes_with(marker);
   EXPECT_TRUE(left.empty()) << left.size() << " left, e.g. " << left.front();
 }
 
