@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/kernel_file.hpp"
 #include "core/text.hpp"
 
 namespace arena {
@@ -28,12 +29,6 @@ constexpr const char* kV1Controllers[] = {"memory", "pids", "cpuset", "cpuacct"}
 
 std::string fmt_cannot_create(const fs::path& folder, const std::error_code& ec) {
   return "cannot create " + folder.string() + ": " + ec.message();
-}
-
-std::string read_small_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text;
 }
 
 // Writes a cgroup control file; throws with the file and the kernel's reason.
@@ -59,13 +54,13 @@ bool try_write_control(const fs::path& path, const std::string& value) {
 }
 
 std::uint64_t read_number(const fs::path& path) {
-  const std::string text = read_small_file(path);
+  const std::string text = read_kernel_file(path);
   return text.empty() ? 0 : std::strtoull(text.c_str(), nullptr, 10);
 }
 
 // The value of "key N" in a flat-keyed file (memory.events, cpu.stat, memory.oom_control).
 std::uint64_t read_keyed(const fs::path& path, const std::string& key) {
-  std::istringstream in(read_small_file(path));
+  std::istringstream in(read_kernel_file(path));
   std::string k;
   std::uint64_t v = 0;
   while (in >> k >> v)
@@ -172,8 +167,8 @@ std::string arena_folder_name() {
 void inherit_cpuset(const fs::path& folder) {
   for (const char* file : {"cpuset.cpus", "cpuset.mems"}) {
     const fs::path mine = folder / file;
-    if (!trim(read_small_file(mine)).empty()) continue;
-    const std::string parent = std::string(trim(read_small_file(folder.parent_path() / file)));
+    if (!trim(read_kernel_file(mine)).empty()) continue;
+    const std::string parent = std::string(trim(read_kernel_file(folder.parent_path() / file)));
     write_control(mine, parent);
   }
 }
@@ -194,7 +189,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 std::vector<pid_t> read_pids(const fs::path& procs) {
   std::vector<pid_t> out;
-  std::istringstream in(read_small_file(procs));
+  std::istringstream in(read_kernel_file(procs));
   long pid = 0;
   while (in >> pid) out.push_back(static_cast<pid_t>(pid));
   return out;
@@ -210,7 +205,7 @@ constexpr const char* kOthersLeaf = "arena-others";
 // Gives those enabled.
 std::vector<std::string> enable_v2_controllers(const fs::path& folder) {
   std::vector<std::string> on;
-  const auto delegated = words(read_small_file(folder / "cgroup.controllers"));
+  const auto delegated = words(read_kernel_file(folder / "cgroup.controllers"));
   for (const char* name : kV2Controllers)
     if (contains(delegated, name) &&
         try_write_control(folder / "cgroup.subtree_control", std::string("+") + name))
@@ -254,7 +249,7 @@ fs::path v2_base(const fs::path& own) {
     return own.parent_path();
   }
   const bool machine_root = !fs::exists(own / "cgroup.type");  // only the root lacks it
-  const auto delegated = words(read_small_file(own / "cgroup.controllers"));
+  const auto delegated = words(read_kernel_file(own / "cgroup.controllers"));
   if (!machine_root && !delegated.empty() && !read_pids(own / "cgroup.procs").empty()) {
     std::error_code ec;
     const fs::path self = own / (arena_folder_name() + "-self");
@@ -272,7 +267,7 @@ fs::path v2_base(const fs::path& own) {
 
 // Why the v2 controller `c` is off for the groups under `base`.
 std::string v2_missing(const fs::path& base, const std::string& c) {
-  if (!contains(words(read_small_file(base / "cgroup.controllers")), c))
+  if (!contains(words(read_kernel_file(base / "cgroup.controllers")), c))
     return "the " + c + " controller is not delegated to " + base.string() +
            " (not in its cgroup.controllers)";
   return "cannot enable the " + c + " controller in " + base.string() +
@@ -432,10 +427,10 @@ AgentCgroup::AgentCgroup(const CgroupSupport& support, const std::string& label,
         if (controller == "cpuacct") cpuacct_ = folder;
         if (controller == "cpuset") {
           write_control(folder / "cpuset.mems",
-                        std::string(trim(read_small_file(parent / "cpuset.mems"))));
+                        std::string(trim(read_kernel_file(parent / "cpuset.mems"))));
           write_control(folder / "cpuset.cpus",
                         limits.cpus.empty()
-                            ? std::string(trim(read_small_file(parent / "cpuset.cpus")))
+                            ? std::string(trim(read_kernel_file(parent / "cpuset.cpus")))
                             : cpu_list(limits.cpus));
         }
       }

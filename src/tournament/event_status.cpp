@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/kernel_file.hpp"
 #include "games/registry.hpp"
 #include "tournament/journal.hpp"
 #include "tournament/schedule.hpp"
@@ -37,8 +38,7 @@ std::string this_host() {
 // Whether process `pid` of this host still runs arena (a pid may have been reused).
 bool runs_here(long pid) {
   if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) return false;
-  std::ifstream in(fmt::format("/proc/{}/cmdline", pid));
-  std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string cmdline = read_kernel_file(fmt::format("/proc/{}/cmdline", pid));
   return cmdline.find("tournament") != std::string::npos;
 }
 

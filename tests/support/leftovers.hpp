@@ -8,11 +8,12 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "core/kernel_file.hpp"
 
 namespace arena::testing {
 
@@ -26,8 +27,7 @@ inline std::vector<std::string> processes_with(const std::string& marker) {
     const std::string name = it->path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     if (name == std::to_string(::getpid())) continue;
-    std::ifstream in(it->path() / "cmdline", std::ios::binary);  // empty if it ended meanwhile
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string cmd = read_kernel_file(it->path() / "cmdline");  // "" if it ended
     for (char& c : cmd)
       if (c == '\0') c = ' ';
     if (cmd.find(marker) != std::string::npos) found.push_back(name + ": " + cmd);
