@@ -3,14 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "games/soccer/mcts.hpp"
+#include "games/soccer/turn_distance.hpp"
 #include "games/soccer/value_net.hpp"
 #include "soccer_positions.hpp"
 
@@ -18,7 +21,7 @@ namespace arena::soccer {
 namespace {
 
 int segments() {
-  return NetInputs::count() - kPoints;
+  return NetInputs::segments();
 }
 
 // The segments drawn in s (not the border's), as point pairs seen through `turned`/`mirrored`.
@@ -37,20 +40,36 @@ std::set<std::pair<int, int>> drawn_segments(const State& s, bool turned, bool m
   return out;
 }
 
-// What the inputs say: their segments (point pairs) and the ball's point.
-std::pair<std::set<std::pair<int, int>>, int> decode(const std::vector<std::uint16_t>& active) {
-  std::set<std::pair<int, int>> out;
+// What the inputs say: their segments (point pairs), the ball's point and each point's turns.
+struct Decoded {
+  std::set<std::pair<int, int>> segments;
   int ball = -1;
+  std::map<int, int> turns;  // point -> its bin, 1..kDistanceBins
+};
+
+Decoded decode(const std::vector<std::uint16_t>& active) {
+  Decoded out;
   for (const std::uint16_t input : active) {
+    const int distances = segments() + kPoints;
+    if (input >= distances) {
+      const int point = (input - distances) / NetInputs::kDistanceBins;
+      EXPECT_FALSE(out.turns.contains(point)) << "two distances of point " << point;
+      out.turns[point] = (input - distances) % NetInputs::kDistanceBins + 1;
+      continue;
+    }
     if (input >= segments()) {
-      EXPECT_EQ(ball, -1) << "two ball inputs";
-      ball = input - segments();
+      EXPECT_EQ(out.ball, -1) << "two ball inputs";
+      out.ball = input - segments();
       continue;
     }
     const auto [a, b] = NetInputs::segment_points(input);
-    out.emplace(std::min(a, b), std::max(a, b));
+    out.segments.emplace(std::min(a, b), std::max(a, b));
   }
-  return {out, ball};
+  return out;
+}
+
+bool on_field(int p) {
+  return State::start().used(p) != 0xFF;
 }
 
 TEST(SoccerValueNet, InputsAreTheDrawnSegmentsAndTheBallAsTheSideToMoveSeesThem) {
@@ -61,7 +80,13 @@ TEST(SoccerValueNet, InputsAreTheDrawnSegmentsAndTheBallAsTheSideToMoveSeesThem)
   EXPECT_EQ(segments(), 320);
   std::vector<std::uint16_t> active;
   NetInputs::of(State::start(), active);
-  EXPECT_EQ(active, std::vector<std::uint16_t>{static_cast<std::uint16_t>(segments() + kCentre)});
+  const Decoded start = decode(active);
+  EXPECT_TRUE(start.segments.empty());
+  EXPECT_EQ(start.ball, kCentre);
+  EXPECT_EQ(start.turns.size(), 105u);  // every point of the field, each once
+  EXPECT_EQ(start.turns.at(point_at(1, 1)), 1);
+  EXPECT_EQ(start.turns.at(point_at(-3, 5)), 4);
+  EXPECT_EQ(start.turns.at(point_at(0, 6)), 5);
 
   int positions = 0, black = 0;
   random_positions(3, 60, [&](const State& s) {
@@ -71,10 +96,18 @@ TEST(SoccerValueNet, InputsAreTheDrawnSegmentsAndTheBallAsTheSideToMoveSeesThem)
       (mirrored ? NetInputs::mirrored : NetInputs::of)(s, active);
       ASSERT_TRUE(std::is_sorted(active.begin(), active.end()));
       ASSERT_EQ(std::adjacent_find(active.begin(), active.end()), active.end());
-      const auto [seen, ball] = decode(active);
-      EXPECT_EQ(seen, drawn_segments(s, turned, mirrored)) << s.render();
-      const int x = x_of(s.ball()), y = y_of(s.ball());
-      EXPECT_EQ(ball, point_at(mirrored ? -x : x, turned ? -y : y));
+      const Decoded seen = decode(active);
+      EXPECT_EQ(seen.segments, drawn_segments(s, turned, mirrored)) << s.render();
+      auto see = [&](int p) {
+        return point_at(mirrored ? -x_of(p) : x_of(p), turned ? -y_of(p) : y_of(p));
+      };
+      EXPECT_EQ(seen.ball, see(s.ball()));
+      std::array<std::uint8_t, kPoints> turns;
+      turn_distances(s, turns);
+      for (int p = 0; p < kPoints; ++p) {
+        if (!on_field(p)) continue;
+        EXPECT_EQ(seen.turns.at(see(p)), std::min<int>(turns[p], NetInputs::kDistanceBins));
+      }
     }
     ++positions;
   });
@@ -127,11 +160,16 @@ TEST(SoccerValueNet, ItsFileIsCheckedInFull) {
   EXPECT_FALSE(parse(""));
   EXPECT_FALSE(parse(bytes.substr(0, bytes.size() - 1)));
   EXPECT_FALSE(parse(bytes + "x"));
+  EXPECT_EQ(bytes.rfind("arena-soccer-net 2 ", 0), 0u);
   std::string other = bytes;
-  other.replace(0, 18, "arena-soccer-net 2");
+  other.replace(0, 18, "arena-soccer-net 1");  // a network of the inputs before the distances
+  const auto old_version = parse(other);
+  ASSERT_FALSE(old_version);
+  EXPECT_NE(old_version.error.find("version 1"), std::string::npos) << old_version.error;
+  other.replace(0, 18, "arena-soccer-met 2");
   EXPECT_FALSE(parse(other));
   const auto wrong_inputs =
-      parse("arena-soccer-net 1 100 2 1\n" + bytes.substr(bytes.find('\n') + 1));
+      parse("arena-soccer-net 2 100 2 1\n" + bytes.substr(bytes.find('\n') + 1));
   ASSERT_FALSE(wrong_inputs);
   EXPECT_NE(wrong_inputs.error.find("inputs"), std::string::npos) << wrong_inputs.error;
   std::string nan = bytes;
@@ -140,7 +178,7 @@ TEST(SoccerValueNet, ItsFileIsCheckedInFull) {
   nan[body + 2] = '\xc0';
   nan[body + 3] = '\x7f';
   EXPECT_FALSE(parse(nan));
-  EXPECT_FALSE(parse("arena-soccer-net 1 433 100000 1\n"));
+  EXPECT_FALSE(parse("arena-soccer-net 2 1490 100000 1\n"));
 }
 
 TEST(SoccerValueNet, TheProgramHasOne) {

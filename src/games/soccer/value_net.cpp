@@ -10,7 +10,9 @@
 #include <stdexcept>
 
 #include "games/soccer/eval.hpp"
+#include "games/soccer/geometry.hpp"
 #include "games/soccer/net_files.hpp"
+#include "games/soccer/turn_distance.hpp"
 
 namespace arena::soccer {
 namespace {
@@ -62,6 +64,7 @@ const InputTables& tables() {
 
 void inputs_in_view(const State& s, int view, std::vector<std::uint16_t>& active) {
   const InputTables& t = tables();
+  const Geometry& g = geometry();
   active.clear();
   for (int p = 0; p < kPoints; ++p) {
     const unsigned drawn = s.used(p) & 0x0Fu & ~static_cast<unsigned>(t.border[p]);
@@ -71,6 +74,12 @@ void inputs_in_view(const State& s, int view, std::vector<std::uint16_t>& active
     }
   }
   active.push_back(static_cast<std::uint16_t>(t.ball[view][s.ball()]));
+  std::array<std::uint8_t, kPoints> turns;
+  turn_distances(s, turns);
+  for (int p = 0; p < kPoints; ++p)
+    if (g.start_used[p] != 0xFF)
+      active.push_back(
+          static_cast<std::uint16_t>(NetInputs::distance_input(transform(p, view), turns[p])));
   std::sort(active.begin(), active.end());
 }
 
@@ -78,12 +87,23 @@ int view_of(const State& s) {
   return s.side_to_move() == Side::White ? 0 : 1;  // White attacks north; Black is turned
 }
 
-constexpr std::string_view kMagic = "arena-soccer-net 1";
+constexpr std::string_view kMagic = "arena-soccer-net";
+// Version 2 added the turn distances to the inputs (version 1 had the segments and the ball).
+constexpr int kVersion = 2;
 
 }  // namespace
 
+int NetInputs::segments() {
+  return tables().segments;
+}
+
 int NetInputs::count() {
-  return tables().segments + kPoints;
+  return segments() + kPoints + kPoints * kDistanceBins;
+}
+
+int NetInputs::distance_input(int point, int turns) {
+  const int bin = std::clamp(turns, 1, kDistanceBins) - 1;
+  return segments() + kPoints + point * kDistanceBins + bin;
 }
 
 void NetInputs::of(const State& s, std::vector<std::uint16_t>& active) {
@@ -123,8 +143,13 @@ Parsed<ValueNet> ValueNet::parse(std::span<const unsigned char> bytes) {
   int version = 0;
   if (std::sscanf(header.c_str(), "%31s %d %d %d %d", magic, &version, &shape.inputs,
                   &shape.hidden1, &shape.hidden2) != 5 ||
-      !header.starts_with(kMagic) || version != 1)
+      magic != kMagic)
     return Parsed<ValueNet>::fail(fmt::format("not a Paper Soccer network: header '{}'", header));
+  if (version != kVersion)
+    return Parsed<ValueNet>::fail(
+        fmt::format("a Paper Soccer network of version {}, this program reads version {} (its "
+                    "inputs differ): train it again (docs/soccer-net.md)",
+                    version, kVersion));
   if (const auto error = shape_error(shape)) return Parsed<ValueNet>::fail(*error);
   const std::size_t body = static_cast<std::size_t>(bytes.end() - newline - 1);
   if (body != shape.weights() * 4)
@@ -143,8 +168,8 @@ Parsed<ValueNet> ValueNet::parse(std::span<const unsigned char> bytes) {
 }
 
 std::string ValueNet::serialize() const {
-  std::string out =
-      fmt::format("{} {} {} {}\n", kMagic, shape_.inputs, shape_.hidden1, shape_.hidden2);
+  std::string out = fmt::format("{} {} {} {} {}\n", kMagic, kVersion, shape_.inputs, shape_.hidden1,
+                                shape_.hidden2);
   for (const float v : w_) {
     const auto bits = std::bit_cast<std::uint32_t>(v);
     for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(bits >> (8 * i) & 0xFF));

@@ -1,6 +1,7 @@
 #pragma once
 // A small learned value for Paper Soccer positions: the side to move's chance to win, from the
-// drawn segments and the ball's point (docs/soccer-net.md). Inputs are seen from the side to
+// drawn segments, the ball's point and how many turns the ball needs to reach each point
+// (docs/soccer-net.md). Inputs are seen from the side to
 // move, the field turned so that it always attacks north, so one network serves both sides.
 // Layers: the inputs (each 0 or 1), two hidden layers with leaky ReLU, one output added to the
 // tree search's own value of the position (a one-turn look-ahead of the hand-written evaluation)
@@ -23,9 +24,16 @@
 namespace arena::soccer {
 
 // The input features of a position: indices of the inputs that are 1, in increasing order.
+// First one per drawable segment, then one per point the ball can be on, then for each point
+// kDistanceBins: the turns the ball needs to reach it (turn_distance.hpp), 1 to 8, or 9 for
+// 9 or more or never.
 class NetInputs {
  public:
-  static int count();  // inputs in all: the drawable segments, then the points of the ball
+  static constexpr int kDistanceBins = 9;
+  static int count();     // inputs in all
+  static int segments();  // the first inputs, one per drawable segment
+  // The input of `point` (as the side to move sees it) reached in `turns` turns.
+  static int distance_input(int point, int turns);
   static void of(const State& s, std::vector<std::uint16_t>& active);
   // The same position with the field mirrored left to right (training data's second view).
   static void mirrored(const State& s, std::vector<std::uint16_t>& active);
@@ -65,7 +73,7 @@ class ValueNet {
   ValueNet(NetShape shape, std::vector<float> weights);
   static std::optional<std::string> shape_error(const NetShape& shape);
 
-  // The file format: "arena-soccer-net 1 INPUTS HIDDEN1 HIDDEN2\n", then the weights as
+  // The file format: "arena-soccer-net 2 INPUTS HIDDEN1 HIDDEN2\n", then the weights as
   // little-endian 32-bit floats. Checked in full (sizes, finite values).
   static Parsed<ValueNet> parse(std::span<const unsigned char> bytes);
   std::string serialize() const;
