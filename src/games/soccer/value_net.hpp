@@ -1,8 +1,8 @@
 #pragma once
 // A small learned value for Paper Soccer positions: the side to move's chance to win, from the
 // drawn segments, the ball's point and how many turns the ball needs to reach each point
-// (docs/soccer-net.md). Inputs are seen from the side to
-// move, the field turned so that it always attacks north, so one network serves both sides.
+// (docs/soccer-net.md). Inputs are seen from the side to move, the field turned so that it
+// always attacks north, so one network serves both sides.
 // Layers: the inputs (each 0 or 1), two hidden layers with leaky ReLU, one output added to the
 // tree search's own value of the position (a one-turn look-ahead of the hand-written evaluation)
 // before a tanh: the network learns a correction of that value, which a few thousand self-play
