@@ -118,6 +118,24 @@ TEST(MulinoEndToEnd, NoServerIsAClearError) {
       << white.err();
 }
 
+// The engine loads the endgame databases before it connects, so that no move's clock pays for
+// them (a loaded machine took over 2 s of a move for it); the random player does not load them.
+TEST(MulinoEndToEnd, TheEngineLoadsTheEndgameDatabasesBeforeConnecting) {
+  TempDir empty;
+  const std::string port = std::to_string(unused_port());
+  const auto client = [&](const char* player) {
+    Process p({"/usr/bin/env", "ARENA_ENDGAMES=" + empty.path().string(), ARENA_BINARY, "mulino",
+               "White", "--white-port", port, "--connect-timeout", "0.3", "--player", player});
+    EXPECT_EQ(p.wait(60s), 2) << p.err();
+    return p.err();
+  };
+  const std::string not_found = "endgame databases not found in " + empty.path().string();
+  const std::string engine = client("engine");
+  EXPECT_NE(engine.find(not_found), std::string::npos) << engine;
+  EXPECT_LT(engine.find(not_found), engine.find("cannot connect")) << engine;
+  EXPECT_EQ(client("random").find(not_found), std::string::npos);
+}
+
 TEST(MulinoEndToEnd, HelpDescribesTheCommands) {
   Process mulino({ARENA_BINARY, "mulino", "--help"});
   ASSERT_EQ(mulino.wait(10s), 0);

@@ -5,6 +5,7 @@
 // instantiate two different searches).
 #include <concepts>
 #include <optional>
+#include <type_traits>
 
 #include "core/move_list.hpp"
 
@@ -23,6 +24,14 @@ struct EndgameValue {
 template <class S>
 concept HasEndgameTables = requires(const S& s) {
   { probe_endgame(s) } -> std::same_as<std::optional<EndgameValue>>;
+};
+
+// `void load_endgame_tables(std::type_identity<S>)`: loads those databases now rather than at the
+// first probe. An engine player does it when it is made, so that no move's clock pays for it (a
+// few tenths of a second for Morris's tables, seconds on a slow or loaded machine).
+template <class S>
+concept HasEndgameLoading = requires {
+  load_endgame_tables(std::type_identity<S>{});
 };
 
 // `s.noisy_moves(list)`: the moves that change the evaluation sharply (captures, explosions).

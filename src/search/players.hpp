@@ -73,7 +73,9 @@ class EnginePlayer final : public Player {
         level_(engine_level(spec.level)),
         searcher_(16,
                   SearchOptions{.threads = std::max(spec.threads, 1), .contempt = spec.contempt}),
-        rng_(spec.seed) {}
+        rng_(spec.seed) {
+    if constexpr (HasEndgameLoading<S>) load_endgame_tables(std::type_identity<S>{});
+  }
   std::string name() const override {
     std::string name = "engine";
     if (spec_.level > 0) name += fmt::format(" level {}", spec_.level);

@@ -172,6 +172,10 @@ void use_tables(TableSet tables) {
 
 }  // namespace endgame
 
+void load_endgame_tables(std::type_identity<State>) {
+  (void)endgame::active_tables();
+}
+
 std::optional<EndgameValue> probe_endgame(const State& s) {
   if (s.in_hand(Side::White) || s.in_hand(Side::Black)) return std::nullopt;  // the usual case
   return endgame::active_tables().probe(s);

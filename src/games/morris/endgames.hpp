@@ -1,8 +1,8 @@
 #pragma once
 // The set of Morris endgame tables a process uses, where they live, and how they are built.
 // The cache folder is $ARENA_ENDGAMES if set, else $XDG_CACHE_HOME/arena/endgames, else
-// ~/.cache/arena/endgames. Every search loads it on its first probe (once per process); without
-// tables it says so once on stderr and plays on.
+// ~/.cache/arena/endgames. It is loaded once per process, when an engine player is made or else
+// at the first probe; without tables it says so once on stderr and plays on.
 #include <array>
 #include <filesystem>
 #include <functional>

@@ -3,6 +3,7 @@
 #include <array>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "games/morris/state.hpp"
 #include "search/hooks.hpp"
@@ -57,6 +58,8 @@ int evaluate(const State& s);
 // The exact value from the endgame databases (endgames.hpp) when the position is in one: no
 // pieces in hand, and a table for the pieces on the board. Fast and safe from many threads.
 std::optional<EndgameValue> probe_endgame(const State& s);
+// Loads the databases probe_endgame reads, once per process (search/hooks.hpp).
+void load_endgame_tables(std::type_identity<State>);
 
 // Move ordering (search/hooks.hpp): the moves that close a mill come first.
 inline bool captures(const State&, const Move& m) {
