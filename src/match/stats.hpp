@@ -60,10 +60,11 @@ struct SprtSettings {
 };
 
 // The generalized log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0), for the
-// trinomial or the pentanomial counts: 0.5 N log(var0 / var1), where var_i is the variance of the
-// observed outcomes around the score H_i expects (the multinomial MLE under the constraint, to
-// second order; fishtest's support_MLE_multinomial). 0 while it is undefined (no data, or all
-// outcomes the same).
+// trinomial or the pentanomial counts. Normalized model: 0.5 N log(var0 / var1), where var_i is
+// the variance of the observed outcomes around the score H_i expects (the multinomial MLE under
+// the constraint, to second order, as fastchess). Logistic model: that MLE exactly (fishtest's
+// support_MLE_multinomial), which the second-order form misses where the outcomes hardly vary.
+// Outcomes never seen count as 1e-3 of a sample; 0 without data.
 double llr_trinomial(const Counts& c, const SprtSettings& s);
 double llr_pentanomial(const Counts& c, const SprtSettings& s);
 SprtDecision sprt_decision(double llr, const SprtSettings& s);
