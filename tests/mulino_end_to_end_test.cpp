@@ -132,6 +132,7 @@ TEST(MulinoEndToEnd, TheEngineLoadsTheEndgameDatabasesBeforeConnecting) {
   const std::string not_found = "endgame databases not found in " + empty.path().string();
   const std::string engine = client("engine");
   EXPECT_NE(engine.find(not_found), std::string::npos) << engine;
+  ASSERT_NE(engine.find("cannot connect"), std::string::npos) << engine;
   EXPECT_LT(engine.find(not_found), engine.find("cannot connect")) << engine;
   EXPECT_EQ(client("random").find(not_found), std::string::npos);
 }
