@@ -82,6 +82,7 @@ struct PlayOptions {
   std::string net;   // play with this network (later rounds)
   std::uint64_t seed = 1;
   int threads = 2;
+  int first = 0;  // the number of the first game (to go on with a run, or replay one game)
   std::string out;
 };
 
@@ -127,7 +128,7 @@ void play(const PlayOptions& o) {
   std::vector<std::jthread> workers;
   for (int t = 0; t < o.threads; ++t)
     workers.emplace_back([&] {
-      for (int g; (g = next++) < o.games;) {
+      for (int g; (g = o.first + next++) < o.first + o.games;) {
         const std::string line = play_game(o, book, net ? &*net : nullptr, g);
         const std::lock_guard hold(mutex);
         out << line << '\n' << std::flush;
@@ -354,6 +355,9 @@ int main(int argc, char** argv) {
   play_cmd->add_option("--threads", p.threads, "Games played at once")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  play_cmd->add_option("--first", p.first, "Number of the first game (games are seeded by it)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 10'000'000));
   play_cmd->add_option("-o,--out", p.out, "Append the games to this file")->required();
   TrainOptions t;
   CLI::App* train_cmd = app.add_subcommand("train", "Fit the network to self-play games");

@@ -132,6 +132,19 @@ TEST(SoccerMcts, AlwaysALegalTurn) {
   EXPECT_GT(checked, 500);
 }
 
+// Where every turn is trapped by its own trail, the search still answers one (it read past the
+// end of its empty list there, and crashed, in a self-play game).
+TEST(SoccerMcts, AnswersWhenEveryTurnLoses) {
+  const State s = trapped_by_its_own_trail();
+  Mcts mcts(iterations(100));
+  const TurnChoice c = mcts.choose(s);
+  State after = s;
+  const TurnCheck check = play_turn(after, c.turn);
+  ASSERT_TRUE(check) << check.detail;
+  EXPECT_TRUE(after.over());
+  EXPECT_EQ(c.score, -(kWinScore - 1));
+}
+
 // Each side keeps its tree from turn to turn (the subtree of the position the opponent's turn
 // led to, moved down in place); the tree must stay sound through a whole game.
 TEST(SoccerMcts, KeepsASoundTreeFromTurnToTurn) {

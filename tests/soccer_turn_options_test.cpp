@@ -102,6 +102,31 @@ TEST(SoccerTurnOptions, EveryPositionATurnLeadsTo) {
   EXPECT_GT(cut, 20);
 }
 
+// No point in reach is a fresh one, a goal or a dead end on arrival, so the bounce tree has no
+// end point; yet the side to move must play: the list has one turn, legal, and it loses.
+TEST(SoccerTurnOptions, WhenEveryTurnIsTrappedByItsOwnTrailOneOfThem) {
+  const State s = trapped_by_its_own_trail();
+  ASSERT_FALSE(s.over());
+  int turns = 0;
+  for_each_turn(s, [&](const State& after, const Turn&) {
+    ++turns;
+    EXPECT_EQ(after.result().outcome, win_for(opposite(s.side_to_move())));
+  });
+  ASSERT_GT(turns, 0);
+  TurnOptions options;
+  options.list(s, {});
+  ASSERT_EQ(options.size(), 1);
+  EXPECT_TRUE(options.complete());
+  ASSERT_NO_FATAL_FAILURE(expect_sound(s, options));
+  EXPECT_EQ(options.after(s, 0).result().outcome, win_for(opposite(s.side_to_move())));
+  // The alpha-beta engines' candidates: the same one turn.
+  TurnState state(s);
+  MoveList<TurnMove, kPoints> moves;
+  state.legal_moves(moves);
+  ASSERT_EQ(moves.size(), 1u);
+  EXPECT_EQ(state.turn_for(moves[0]), options.turn(0));
+}
+
 TEST(SoccerTurnOptions, TheSameListEveryTime) {
   TurnOptions first, again;
   int crowded = 0;

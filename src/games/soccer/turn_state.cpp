@@ -6,6 +6,7 @@
 namespace arena::soccer {
 
 Turn TurnPlan::path_to(int target, int ball) const {
+  if (!trail_loss.empty()) return trail_loss;
   Turn path;
   for (int p = target; p != ball; p = parent[static_cast<std::size_t>(p)])
     path.push_back(via[static_cast<std::size_t>(p)]);
@@ -18,6 +19,7 @@ Turn TurnPlan::path_to(int target, int ball) const {
 // fresh points (nearest first), then the losing ends only if nothing else exists.
 void plan_turns(const State& s, TurnPlan& plan) {
   plan.targets.clear();
+  plan.trail_loss.clear();
   const int ball = s.ball();
   const int attack = s.side_to_move() == Side::White ? 6 : -6;
   std::array<bool, kPoints> seen{};
@@ -57,6 +59,17 @@ void plan_turns(const State& s, TurnPlan& plan) {
     plan.targets.push(TurnMove{static_cast<std::uint8_t>(goal)});
   } else if (plan.targets.empty() && losing >= 0) {
     plan.targets.push(TurnMove{static_cast<std::uint8_t>(losing)});
+  } else if (plan.targets.empty()) {
+    // Every point in reach bounces and none is a dead end on arrival, yet the turn's own trail
+    // makes one (a point entered again after its last free segments were used): every turn gets
+    // stuck. The side to move must still play one: the first free step each time, to the end.
+    State at = s;
+    while (!at.over() && at.side_to_move() == s.side_to_move()) {
+      const int d = std::countr_zero(at.free_directions());
+      at.step(d);
+      plan.trail_loss.push_back(static_cast<std::uint8_t>(d));
+    }
+    plan.targets.push(TurnMove{static_cast<std::uint8_t>(at.ball())});
   }
 }
 

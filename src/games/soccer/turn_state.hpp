@@ -34,6 +34,8 @@ struct TurnPlan {
   MoveList<TurnMove, kPoints> targets;
   std::array<std::uint8_t, kPoints> parent{};  // point the ball came from (bounce tree)
   std::array<std::uint8_t, kPoints> via{};     // direction of that last step
+  // Set when every turn loses by the turn's own trail (see plan_turns): the only target's path.
+  Turn trail_loss;
   Turn path_to(int target, int ball) const;
 };
 void plan_turns(const State& s, TurnPlan& plan);
