@@ -3,8 +3,10 @@
 // the crowded fields real games reach.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <string_view>
 
 #include "core/rng.hpp"
 #include "games/soccer/engine.hpp"
@@ -21,33 +23,22 @@ inline State walk(State s, std::initializer_list<int> steps) {
 // stuck on its own trail, though no point in reach is a dead end when the ball first enters it:
 // a point is entered again after the turn itself used its last free segments.
 inline State trapped_by_its_own_trail() {
-  static constexpr const char* kTurns[] = {
-      "4",         "2",      "5",
-      "5",         "3",      "1",
-      "4",         "474",    "1657",
-      "6",         "472307", "2",
-      "5071",      "61",     "2",
-      "5071",      "3",      "0",
-      "663",       "247071", "0523",
-      "41",        "63",     "556117",
-      "410",       "054114", "444",
-      "721",       "3",      "3",
-      "3",         "17",     "4",
-      "17",        "452436", "05",
-      "67754",     "2",      "336",
-      "005",       "36057",  "023021",
-      "34",        "70650",  "063554612",
-      "17233",     "5331",   "417",
-      "175502347", "52",     "125672712166",
-      "05243",     "502077", "00",
-      "663",       "22",     "12564617507631",
-      "32",        "55",
-  };
+  // The game's turns as soccer_net wrote them (turn_text: the step count, then the steps).
+  std::string_view turns =
+      "1 4; 1 2; 1 5; 1 5; 1 3; 1 1; 1 4; 3 4 7 4; 4 1 6 5 7; 1 6; 6 4 7 2 3 0 7; 1 2; "
+      "4 5 0 7 1; 2 6 1; 1 2; 4 5 0 7 1; 1 3; 1 0; 3 6 6 3; 6 2 4 7 0 7 1; 4 0 5 2 3; 2 4 1; "
+      "2 6 3; 6 5 5 6 1 1 7; 3 4 1 0; 6 0 5 4 1 1 4; 3 4 4 4; 3 7 2 1; 1 3; 1 3; 1 3; 2 1 7; "
+      "1 4; 2 1 7; 6 4 5 2 4 3 6; 2 0 5; 5 6 7 7 5 4; 1 2; 3 3 3 6; 3 0 0 5; 5 3 6 0 5 7; "
+      "6 0 2 3 0 2 1; 2 3 4; 5 7 0 6 5 0; 9 0 6 3 5 5 4 6 1 2; 5 1 7 2 3 3; 4 5 3 3 1; "
+      "3 4 1 7; 9 1 7 5 5 0 2 3 4 7; 2 5 2; 12 1 2 5 6 7 2 7 1 2 1 6 6; 5 0 5 2 4 3; "
+      "6 5 0 2 0 7 7; 2 0 0; 3 6 6 3; 2 2 2; 14 1 2 5 6 4 6 1 7 5 0 7 6 3 1; 2 3 2; 2 5 5";
   State s = State::start();
-  for (const char* turn : kTurns) {
-    Turn steps;
-    for (const char* c = turn; *c; ++c) steps.push_back(static_cast<std::uint8_t>(*c - '0'));
-    EXPECT_TRUE(play_turn(s, steps)) << turn;
+  while (!turns.empty()) {
+    const std::size_t end = std::min(turns.find(';'), turns.size());
+    const Parsed<Turn> turn = parse_turn(turns.substr(0, end));
+    EXPECT_TRUE(turn) << turns.substr(0, end);
+    if (turn) EXPECT_TRUE(play_turn(s, *turn.value)) << turns.substr(0, end);
+    turns.remove_prefix(std::min(end + 1, turns.size()));
   }
   return s;
 }
