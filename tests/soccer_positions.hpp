@@ -37,7 +37,9 @@ inline State trapped_by_its_own_trail() {
     const std::size_t end = std::min(turns.find(';'), turns.size());
     const Parsed<Turn> turn = parse_turn(turns.substr(0, end));
     EXPECT_TRUE(turn) << turns.substr(0, end);
-    if (turn) EXPECT_TRUE(play_turn(s, *turn.value)) << turns.substr(0, end);
+    if (turn) {
+      EXPECT_TRUE(play_turn(s, *turn.value)) << turns.substr(0, end);
+    }
     turns.remove_prefix(std::min(end + 1, turns.size()));
   }
   return s;
