@@ -65,7 +65,7 @@ TEST(SoccerTurnDistance, IsTheShortestPathOverTheFreeSegments) {
     // Where a real turn can stop, the ball gets this turn.
     options.list(s, TurnOptionLimits{});
     for (int i = 0; i < options.size(); ++i) {
-      const State after = options.after(s, i);
+      const State after = options.after(i);
       EXPECT_EQ(turns[after.ball()], 1) << s.render();
     }
     ++positions;

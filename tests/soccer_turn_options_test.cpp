@@ -22,7 +22,7 @@ void expect_sound(const State& s, const TurnOptions& options) {
     State after = s;
     const TurnCheck check = play_turn(after, options.turn(i));
     ASSERT_TRUE(check) << check.detail << " (turn " << i << ")";
-    EXPECT_EQ(after.hash(), options.after(s, i).hash());
+    EXPECT_EQ(after.hash(), options.after(i).hash());
     EXPECT_TRUE(positions.insert(after.hash()).second) << "turn " << i << " repeats a position";
   }
 }
@@ -41,7 +41,7 @@ TEST(SoccerTurnOptions, AReachableGoalIsTheOnlyTurn) {
   options.list(s, kUnlimited);
   ASSERT_EQ(options.size(), 1);
   EXPECT_TRUE(options.complete());
-  EXPECT_EQ(options.after(s, 0).result().outcome, Outcome::WhiteWins);
+  EXPECT_EQ(options.after(0).result().outcome, Outcome::WhiteWins);
 }
 
 // Unlimited, the list is every position a legal turn can lead to without losing at once (or one
@@ -68,7 +68,7 @@ TEST(SoccerTurnOptions, EveryPositionATurnLeadsTo) {
     ASSERT_NO_FATAL_FAILURE(expect_sound(s, unlimited));
     if (goal) {
       ASSERT_EQ(unlimited.size(), 1);
-      EXPECT_EQ(unlimited.after(s, 0).result().outcome, win_for(s.side_to_move()));
+      EXPECT_EQ(unlimited.after(0).result().outcome, win_for(s.side_to_move()));
       return;
     }
     if (safe.empty()) {
@@ -77,7 +77,7 @@ TEST(SoccerTurnOptions, EveryPositionATurnLeadsTo) {
       return;
     }
     std::set<std::uint64_t> listed;
-    for (int i = 0; i < unlimited.size(); ++i) listed.insert(unlimited.after(s, i).hash());
+    for (int i = 0; i < unlimited.size(); ++i) listed.insert(unlimited.after(i).hash());
     ASSERT_TRUE(unlimited.complete());
     EXPECT_EQ(listed, safe) << "turn " << s.ply();
     ++compared;
@@ -86,7 +86,7 @@ TEST(SoccerTurnOptions, EveryPositionATurnLeadsTo) {
     limited.list(s, {.max_turns = 4, .steps_per_turn = 8});
     ASSERT_NO_FATAL_FAILURE(expect_sound(s, limited));
     std::set<int> limited_ends;
-    for (int i = 0; i < limited.size(); ++i) limited_ends.insert(limited.after(s, i).ball());
+    for (int i = 0; i < limited.size(); ++i) limited_ends.insert(limited.after(i).ball());
     EXPECT_EQ(limited_ends, ends);
     // Complete only if it is; it may not know it is when it stopped at its limit.
     if (limited.complete()) {
@@ -118,7 +118,7 @@ TEST(SoccerTurnOptions, WhenEveryTurnIsTrappedByItsOwnTrailOneOfThem) {
   ASSERT_EQ(options.size(), 1);
   EXPECT_TRUE(options.complete());
   ASSERT_NO_FATAL_FAILURE(expect_sound(s, options));
-  EXPECT_EQ(options.after(s, 0).result().outcome, win_for(opposite(s.side_to_move())));
+  EXPECT_EQ(options.after(0).result().outcome, win_for(opposite(s.side_to_move())));
   // The alpha-beta engines' candidates: the same one turn.
   TurnState state(s);
   MoveList<TurnMove, kPoints> moves;
@@ -139,6 +139,28 @@ TEST(SoccerTurnOptions, TheSameListEveryTime) {
     if (!first.complete()) ++crowded;
   });
   EXPECT_GT(crowded, 0);
+}
+
+// The search finds a turn by its index in the list: the list's first turns alone are the same
+// turns, in the same order, with the same positions after them.
+TEST(SoccerTurnOptions, TheFirstTurnsAreTheWholeListsFirstTurns) {
+  TurnOptions whole, first;
+  int cut_short = 0;
+  random_positions(11, 10, [&](const State& s) {
+    whole.list(s, {});
+    for (int count : {1, 2, whole.size() / 2, whole.size()}) {
+      if (count < 1 || count > whole.size()) continue;
+      first.list_first(s, {}, count);
+      ASSERT_GE(first.size(), count);
+      ASSERT_LE(first.size(), whole.size());
+      if (first.size() < whole.size()) ++cut_short;
+      for (int i = 0; i < count; ++i) {
+        ASSERT_EQ(first.turn(i), whole.turn(i)) << "turn " << i << " of " << count;
+        ASSERT_EQ(first.after(i).hash(), whole.after(i).hash());
+      }
+    }
+  });
+  EXPECT_GT(cut_short, 100) << "the walk stops once it has the turns asked for";
 }
 
 }  // namespace

@@ -6,25 +6,6 @@
 #include <cstdlib>
 
 namespace arena::soccer {
-namespace {
-
-// How good it is for `sign`'s side (+1 attacks north, -1 south) that the opponent starts a turn
-// at fresh point q: progress, the middle of the field near a goal, and the opponent's threat to
-// step straight into our goal from there.
-int landing_value(const State& s, int q, int sign, const EvalWeights& w) {
-  const int forward = sign * y_of(q);
-  int v = kRow * forward - w.column * std::abs(x_of(q)) * (w.column_base + forward);
-  if (forward <= -4) {
-    const unsigned free = static_cast<std::uint8_t>(~s.used(q)) & 0xFFu;
-    for (unsigned f = free; f; f &= f - 1) {
-      const int to = q + kDirectionDelta[std::countr_zero(f)];
-      if (sign * y_of(to) == -6) return v - w.open_shot;  // an open shot at our goal
-    }
-  }
-  return v;
-}
-
-}  // namespace
 
 // The side to move's best reach this turn. The points it can bounce through are found by a flood
 // over free segments (ignoring that a chain uses up its own segments, so it is optimistic): a

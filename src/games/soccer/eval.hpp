@@ -1,6 +1,10 @@
 #pragma once
 // What the search needs to know about a Paper Soccer position, from the side to move's view.
 // Called at the start of a turn (and, rarely, inside one when the search's ply cap is hit).
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+
 #include "games/soccer/state.hpp"
 
 namespace arena::soccer {
@@ -23,7 +27,24 @@ struct EvalWeights {
 inline constexpr EvalWeights kEvalWeights{};
 
 int evaluate(const State& s);
+
 // The same with other weights (for tuning them).
 int evaluate_with(const State& s, const EvalWeights& w);
+
+// How good it is for `sign`'s side (+1 attacks north, -1 south) that the opponent starts a turn
+// at fresh point q: progress, the middle of the field near a goal, and the opponent's threat to
+// step straight into our goal from there.
+inline int landing_value(const State& s, int q, int sign, const EvalWeights& w) {
+  const int forward = sign * y_of(q);
+  int v = kRow * forward - w.column * std::abs(x_of(q)) * (w.column_base + forward);
+  if (forward <= -4) {
+    const unsigned free = static_cast<std::uint8_t>(~s.used(q)) & 0xFFu;
+    for (unsigned f = free; f; f &= f - 1) {
+      const int to = q + kDirectionDelta[std::countr_zero(f)];
+      if (sign * y_of(to) == -6) return v - w.open_shot;  // an open shot at our goal
+    }
+  }
+  return v;
+}
 
 }  // namespace arena::soccer

@@ -49,8 +49,8 @@ double Mcts::to_value(int eval) const {
 }
 
 State Mcts::after_turn(const State& parent, int turn, TurnOptions& scratch) const {
-  scratch.list(parent, settings_.turns);
-  return scratch.after(parent, turn);
+  scratch.list_first(parent, settings_.turns, turn + 1);
+  return scratch.after(turn);
 }
 
 void Mcts::build(const State& s, Expansion& x) const {
@@ -69,13 +69,14 @@ void Mcts::build(const State& s, Expansion& x) const {
   const Side mover = s.side_to_move();
   x.turns.list(s, settings_.turns);
   x.complete = x.turns.complete();
+  const AfterTurnEvaluator evaluator(s);
   double best = -1.0, max_eval = -1e18;
   bool all_lose = true;
   for (int i = 0; i < x.turns.size(); ++i) {
-    const State child = x.turns.after(s, i);
+    const State& child = x.turns.after(i);
     Edge e;
     e.turn = static_cast<std::uint16_t>(i);
-    const double eval = turn_eval(child, mover);
+    const double eval = turn_eval(child, mover, evaluator, x.turns.steps(i));
     if (child.over()) {
       const bool won = eval > 0;
       e.proof = won ? Proof::Win : Proof::Loss;
@@ -306,10 +307,10 @@ void Mcts::keep_subtree(std::uint32_t root) {
     new_index[i] = kept_nodes;
     nodes_[kept_nodes++] = n;
   }
-  nodes_.resize(kept_nodes);
-  edges_.resize(kept_edges);
-  for (Edge& e : edges_)
-    if (e.child != 0) e.child = new_index[e.child];
+  nodes_.shrink_to(kept_nodes);
+  edges_.shrink_to(kept_edges);
+  for (std::size_t i = 0; i < edges_.size(); ++i)
+    if (edges_[i].child != 0) edges_[i].child = new_index[edges_[i].child];
 }
 
 std::size_t Mcts::tree_bytes() const {
@@ -322,12 +323,16 @@ bool Mcts::full() const {
   const std::size_t most = sizeof(Node) + static_cast<std::size_t>(std::max(
                                               TurnState::kMaxMoves, settings_.turns.max_turns)) *
                                               sizeof(Edge);
+  return tree_bytes() + (being_built_ + 1) * most > room();
+}
+
+std::size_t Mcts::room() const {
   std::size_t room = settings_.max_tree_bytes;
   if (settings_.process_tree_bytes) {
     const auto trees = std::max(1, live_trees.load(std::memory_order_relaxed));
     room = std::min(room, *settings_.process_tree_bytes / static_cast<std::size_t>(trees));
   }
-  return tree_bytes() + (being_built_ + 1) * most > room;
+  return room;
 }
 
 std::string Mcts::check_tree() const {
@@ -347,7 +352,7 @@ std::string Mcts::check_tree() const {
       if (e.child == 0) continue;
       if (e.child <= i || e.child >= nodes_.size())
         return fmt::format("edge {} of position {} leads to position {}", k, i, e.child);
-      const State after = turns.after(n.state, e.turn);
+      const State& after = turns.after(e.turn);
       const State& child = nodes_[e.child].state;
       if (after.hash() != child.hash() || after.ply() != child.ply())
         return fmt::format("edge {} of position {} leads to another position", k, i);
@@ -371,6 +376,12 @@ TurnChoice Mcts::choose(const State& s) {
     Expansion x;
     build(s, x);
     append(x);
+  }
+  // The memory kept from a larger tree goes back when the share has become smaller (another
+  // tree in the process).
+  if (nodes_.capacity_bytes() + edges_.capacity_bytes() > room()) {
+    nodes_.release_unused();
+    edges_.release_unused();
   }
   // Every turn of the root is looked at once: the opponent's immediate replies are then proven
   // for all of them, so a turn that lets the opponent score at once is never chosen when another

@@ -18,12 +18,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/chunked_array.hpp"
 #include "core/spin_lock.hpp"
 #include "games/soccer/engine.hpp"
 #include "games/soccer/turn_options.hpp"
@@ -149,12 +149,12 @@ class Mcts {
 
   // Whether the next position, besides those being built, might not fit.
   bool full() const;
+  std::size_t room() const;  // this tree's share of the memory
 
   MctsSettings settings_;
-  // Deques grow without copying what they hold, so a full tree never needs twice its memory.
   // Nodes are added after their parents, each with its edges, in the same order in both.
-  std::deque<Node> nodes_;
-  std::deque<Edge> edges_;
+  ChunkedArray<Node> nodes_;
+  ChunkedArray<Edge> edges_;
   // While threads search: the lock over the tree and the search's counts.
   SpinLock lock_;
   std::uint64_t iterations_ = 0;

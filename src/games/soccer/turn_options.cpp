@@ -15,10 +15,16 @@ std::size_t slot_of(std::uint64_t hash, std::size_t mask) {
 }  // namespace
 
 void TurnOptions::list(const State& s, const TurnOptionLimits& limits) {
+  list_first(s, limits, limits.max_turns);
+}
+
+// The walk's budget stays the whole list's, so that the turns it finds are the same.
+void TurnOptions::list_first(const State& s, const TurnOptionLimits& limits, int count) {
   steps_.clear();
   starts_.assign(1, 0);
+  positions_.clear();
   complete_ = true;
-  max_turns_ = limits.max_turns;
+  max_turns_ = std::min(limits.max_turns, count);
   budget_ = static_cast<std::int64_t>(limits.max_turns) * limits.steps_per_turn;
   seen_count_ = 0;
   if (seen_.empty()) {
@@ -31,20 +37,19 @@ void TurnOptions::list(const State& s, const TurnOptionLimits& limits) {
   }
   if (s.over()) return;
 
-  TurnPlan plan;
-  plan_turns(s, plan);
+  plan_turns(s, plan_);
   bool decided = false;  // a goal (then the only turn worth playing), or nothing but a loss
-  for (const TurnMove& m : plan.targets) {
-    const Turn path = plan.path_to(m.target, s.ball());
+  for (const TurnMove& m : plan_.targets) {
+    plan_.path_to(m.target, s.ball(), path_);
     State after = s;
-    for (std::uint8_t d : path) after.step(d);
+    for (std::uint8_t d : path_) after.step(d);
     decided = decided || after.over();
     seen_before(after.hash());
-    add(path);
+    add(path_, after);
   }
   if (decided) return;
-  Turn path;
-  walk(s, path);
+  path_.clear();
+  walk(s, path_);
 }
 
 // Depth first over the steps. A position met within a turn before has the same continuations,
@@ -63,16 +68,17 @@ void TurnOptions::walk(const State& at, Turn& path) {
     if (seen_before(next.hash())) continue;
     path.push_back(static_cast<std::uint8_t>(d));
     if (next.side_to_move() != at.side_to_move())
-      add(path);
+      add(path, next);
     else
       walk(next, path);
     path.pop_back();
   }
 }
 
-void TurnOptions::add(const Turn& path) {
+void TurnOptions::add(const Turn& path, const State& after) {
   steps_.insert(steps_.end(), path.begin(), path.end());
   starts_.push_back(static_cast<std::uint32_t>(steps_.size()));
+  positions_.push_back(after);
 }
 
 bool TurnOptions::seen_before(std::uint64_t hash) {
@@ -106,15 +112,13 @@ void TurnOptions::grow_seen() {
 }
 
 Turn TurnOptions::turn(int index) const {
-  const auto i = static_cast<std::size_t>(index);
-  return Turn(steps_.begin() + starts_[i], steps_.begin() + starts_[i + 1]);
+  const std::span<const std::uint8_t> path = steps(index);
+  return Turn(path.begin(), path.end());
 }
 
-State TurnOptions::after(const State& s, int index) const {
-  State out = s;
+std::span<const std::uint8_t> TurnOptions::steps(int index) const {
   const auto i = static_cast<std::size_t>(index);
-  for (std::uint32_t k = starts_[i]; k < starts_[i + 1]; ++k) out.step(steps_[k]);
-  return out;
+  return std::span(steps_).subspan(starts_[i], starts_[i + 1] - starts_[i]);
 }
 
 }  // namespace arena::soccer

@@ -6,12 +6,20 @@
 namespace arena::soccer {
 
 Turn TurnPlan::path_to(int target, int ball) const {
-  if (!trail_loss.empty()) return trail_loss;
   Turn path;
+  path_to(target, ball, path);
+  return path;
+}
+
+void TurnPlan::path_to(int target, int ball, Turn& path) const {
+  if (!trail_loss.empty()) {
+    path = trail_loss;
+    return;
+  }
+  path.clear();
   for (int p = target; p != ball; p = parent[static_cast<std::size_t>(p)])
     path.push_back(via[static_cast<std::size_t>(p)]);
   std::reverse(path.begin(), path.end());
-  return path;
 }
 
 // Breadth-first over the bounce points the ball can reach this turn. Each point is entered once,

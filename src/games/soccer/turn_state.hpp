@@ -37,6 +37,7 @@ struct TurnPlan {
   // Set when every turn loses by the turn's own trail (see plan_turns): the only target's path.
   Turn trail_loss;
   Turn path_to(int target, int ball) const;
+  void path_to(int target, int ball, Turn& path) const;  // into `path`, keeping its memory
 };
 void plan_turns(const State& s, TurnPlan& plan);
 

@@ -18,6 +18,8 @@ namespace arena::soccer {
 namespace {
 
 // Built from the start position: every segment not used there can be drawn.
+constexpr int kMaxSegments = 4 * kPoints;  // a segment is drawn N, NE, E or SE from a point
+
 struct InputTables {
   int segments = 0;
   // [view][point][direction 0..3] -> input, or -1; view 0 = as is, 1 = turned (y -> -y),
@@ -62,25 +64,31 @@ const InputTables& tables() {
   return t;
 }
 
+// In increasing order (the order the network adds its inputs in, so that a position's output is
+// the same every time): the segments' inputs first, then the ball's, then the distances'.
 void inputs_in_view(const State& s, int view, std::vector<std::uint16_t>& active) {
   const InputTables& t = tables();
   const Geometry& g = geometry();
   active.clear();
+  std::array<std::uint64_t, (kMaxSegments + 63) / 64> drawn_inputs{};
   for (int p = 0; p < kPoints; ++p) {
     const unsigned drawn = s.used(p) & 0x0Fu & ~static_cast<unsigned>(t.border[p]);
     for (unsigned bits = drawn; bits; bits &= bits - 1) {
       const int input = t.segment[view][p][std::countr_zero(bits)];
-      if (input >= 0) active.push_back(static_cast<std::uint16_t>(input));
+      if (input >= 0) drawn_inputs[input / 64] |= std::uint64_t{1} << (input % 64);
     }
   }
+  for (std::size_t word = 0; word < drawn_inputs.size(); ++word)
+    for (std::uint64_t bits = drawn_inputs[word]; bits; bits &= bits - 1)
+      active.push_back(static_cast<std::uint16_t>(64 * word + std::countr_zero(bits)));
   active.push_back(static_cast<std::uint16_t>(t.ball[view][s.ball()]));
   std::array<std::uint8_t, kPoints> turns;
   turn_distances(s, turns);
-  for (int p = 0; p < kPoints; ++p)
-    if (g.start_used[p] != 0xFF)
-      active.push_back(
-          static_cast<std::uint16_t>(NetInputs::distance_input(transform(p, view), turns[p])));
-  std::sort(active.begin(), active.end());
+  // By the point as the view sees it: a view is its own inverse, and the field is symmetric.
+  for (int seen_as = 0; seen_as < kPoints; ++seen_as)
+    if (g.start_used[seen_as] != 0xFF)
+      active.push_back(static_cast<std::uint16_t>(
+          NetInputs::distance_input(seen_as, turns[transform(seen_as, view)])));
 }
 
 int view_of(const State& s) {
@@ -198,12 +206,19 @@ double turn_eval(const State& after, Side mover) {
   return -evaluate(after);  // the evaluation is the opponent's view after the turn
 }
 
+double turn_eval(const State& after, Side mover, const AfterTurnEvaluator& evaluator,
+                 std::span<const std::uint8_t> steps) {
+  if (after.over()) return turn_eval(after, mover);
+  return -evaluator.evaluate(after, steps);
+}
+
 double lookahead_eval(const State& s, const TurnOptionLimits& limits) {
   thread_local TurnOptions turns;
   turns.list(s, limits);
+  const AfterTurnEvaluator evaluator(s);
   double best = -kGoalEval;
   for (int i = 0; i < turns.size(); ++i)
-    best = std::max(best, turn_eval(turns.after(s, i), s.side_to_move()));
+    best = std::max(best, turn_eval(turns.after(i), s.side_to_move(), evaluator, turns.steps(i)));
   return best;
 }
 

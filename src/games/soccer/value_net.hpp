@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/parse_result.hpp"
+#include "games/soccer/eval_after_turn.hpp"
 #include "games/soccer/state.hpp"
 #include "games/soccer/turn_options.hpp"
 
@@ -61,6 +62,9 @@ inline constexpr double kGoalEval = 1e6;  // a turn that scores (or -: concedes,
 
 // The mover's evaluation of the position its turn led to: +-kGoalEval when the game is over.
 double turn_eval(const State& after, Side mover);
+// The same, by an evaluator made for the position before the turn, `steps` the turn.
+double turn_eval(const State& after, Side mover, const AfterTurnEvaluator& evaluator,
+                 std::span<const std::uint8_t> steps);
 // The side to move's one-turn look-ahead: the best turn_eval of its listed turns (the search's
 // value of a new position, and the network's base).
 double lookahead_eval(const State& s, const TurnOptionLimits& limits);

@@ -1,0 +1,102 @@
+#include "games/soccer/eval_after_turn.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "games/soccer/eval.hpp"
+
+namespace arena::soccer {
+namespace {
+
+using Points = AfterTurnEvaluator::Points;
+
+constexpr Points point_bit(int p) {
+  return Points{1} << p;
+}
+
+constexpr Points row_bits(int y) {
+  Points row = 0;
+  for (int x = -4; x <= 4; ++x) row |= point_bit(point_at(x, y));
+  return row;
+}
+
+constexpr Points shifted(Points points, int delta) {
+  return delta > 0 ? points << delta : points >> -delta;
+}
+
+// Entering a point over a free segment leaves that segment free at its far end too, so a bounce
+// point has a way on, whichever segment the ball came by, when two of its segments are free.
+bool has_way_on(std::uint8_t used) {
+  const unsigned free = ~static_cast<unsigned>(used) & 0xFFu;
+  return (free & (free - 1)) != 0;
+}
+
+int lowest_point(Points points) {
+  const auto low = static_cast<std::uint64_t>(points);
+  return low != 0 ? std::countr_zero(low)
+                  : 64 + std::countr_zero(static_cast<std::uint64_t>(points >> 64));
+}
+
+int point_count(Points points) {
+  return std::popcount(static_cast<std::uint64_t>(points)) +
+         std::popcount(static_cast<std::uint64_t>(points >> 64));
+}
+
+}  // namespace
+
+AfterTurnEvaluator::AfterTurnEvaluator(const State& before) : before_ball_(before.ball()) {
+  for (int p = 0; p < kPoints; ++p) {
+    const std::uint8_t used = before.used(p);
+    if (used == 0xFF) continue;  // not a point of the field, or no way off it
+    for (unsigned f = ~static_cast<unsigned>(used) & 0xFFu; f; f &= f - 1)
+      free_[std::countr_zero(f)] |= point_bit(p);
+    if (before.bounces_at(p)) bounce_ |= point_bit(p);
+    if (has_way_on(used)) way_on_ |= point_bit(p);
+  }
+  bounce_ |= point_bit(kCentre);
+}
+
+// eval.cpp's flood, a layer at a time: the points reached from the points the ball bounces on
+// through (the ball's first), those not reached before; a fresh one is an end of the turn, a
+// bounce point with a way on is bounced through next.
+int AfterTurnEvaluator::evaluate(const State& after, std::span<const std::uint8_t> steps) const {
+  std::array<Points, 8> free = free_;
+  Points bounce = bounce_, way_on = way_on_;
+  int p = before_ball_;
+  for (const std::uint8_t d : steps) {  // the turn's segments are used now
+    const int q = p + kDirectionDelta[d];
+    free[d] &= ~point_bit(p);
+    free[opposite_direction(d)] &= ~point_bit(q);
+    p = q;
+  }
+  p = before_ball_;
+  for (const std::uint8_t d : steps) {  // and its points touched
+    p += kDirectionDelta[d];
+    bounce |= point_bit(p);
+    if (!has_way_on(after.used(p))) way_on &= ~point_bit(p);
+  }
+  if (!has_way_on(after.used(before_ball_))) way_on &= ~point_bit(before_ball_);
+
+  const bool white = after.side_to_move() == Side::White;
+  const int sign = white ? 1 : -1;
+  const Points goal = row_bits(white ? 6 : -6), own_goal = row_bits(white ? -6 : 6);
+  const Points through = bounce & way_on & ~own_goal;
+  Points reached = point_bit(after.ball()), layer = reached, bounced = 0, fresh = 0;
+  while (layer != 0) {
+    Points next = 0;
+    for (int d = 0; d < 8; ++d) next |= shifted(layer & free[d], kDirectionDelta[d]);
+    next &= ~reached;
+    if (next & goal) return kGoalThreat;
+    reached |= next;
+    fresh |= next & ~bounce & ~own_goal;
+    layer = next & through;
+    bounced |= layer;
+  }
+  int best = -kGoalThreat;  // no fresh point and no goal: stuck or forced into an own goal
+  for (; fresh != 0; fresh &= fresh - 1)
+    best = std::max(best, landing_value(after, lowest_point(fresh), sign, kEvalWeights));
+  const EvalWeights& w = kEvalWeights;
+  return best + w.bounce * std::min(point_count(bounced), w.bounce_cap);
+}
+
+}  // namespace arena::soccer
