@@ -20,6 +20,8 @@ constexpr Points row_bits(int y) {
   return row;
 }
 
+constexpr Points kNorthGoal = row_bits(6), kSouthGoal = row_bits(-6);
+
 constexpr Points shifted(Points points, int delta) {
   return delta > 0 ? points << delta : points >> -delta;
 }
@@ -79,7 +81,7 @@ int AfterTurnEvaluator::evaluate(const State& after, std::span<const std::uint8_
 
   const bool white = after.side_to_move() == Side::White;
   const int sign = white ? 1 : -1;
-  const Points goal = row_bits(white ? 6 : -6), own_goal = row_bits(white ? -6 : 6);
+  const Points goal = white ? kNorthGoal : kSouthGoal, own_goal = white ? kSouthGoal : kNorthGoal;
   const Points through = bounce & way_on & ~own_goal;
   Points reached = point_bit(after.ball()), layer = reached, bounced = 0, fresh = 0;
   while (layer != 0) {
@@ -92,10 +94,10 @@ int AfterTurnEvaluator::evaluate(const State& after, std::span<const std::uint8_
     layer = next & through;
     bounced |= layer;
   }
+  const EvalWeights& w = kEvalWeights;
   int best = -kGoalThreat;  // no fresh point and no goal: stuck or forced into an own goal
   for (; fresh != 0; fresh &= fresh - 1)
-    best = std::max(best, landing_value(after, lowest_point(fresh), sign, kEvalWeights));
-  const EvalWeights& w = kEvalWeights;
+    best = std::max(best, landing_value(after, lowest_point(fresh), sign, w));
   return best + w.bounce * std::min(point_count(bounced), w.bounce_cap);
 }
 

@@ -17,9 +17,9 @@
 namespace arena::soccer {
 namespace {
 
-// Built from the start position: every segment not used there can be drawn.
 constexpr int kMaxSegments = 4 * kPoints;  // a segment is drawn N, NE, E or SE from a point
 
+// Built from the start position: every segment not used there can be drawn.
 struct InputTables {
   int segments = 0;
   // [view][point][direction 0..3] -> input, or -1; view 0 = as is, 1 = turned (y -> -y),
