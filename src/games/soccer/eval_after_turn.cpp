@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "games/soccer/eval.hpp"
+#include "games/soccer/turn_distance.hpp"
 
 namespace arena::soccer {
 namespace {
@@ -24,6 +25,13 @@ constexpr Points kNorthGoal = row_bits(6), kSouthGoal = row_bits(-6);
 
 constexpr Points shifted(Points points, int delta) {
   return delta > 0 ? points << delta : points >> -delta;
+}
+
+// The points one step over a free segment from any of `points`.
+Points neighbours(const std::array<Points, 8>& free, Points points) {
+  Points next = 0;
+  for (int d = 0; d < 8; ++d) next |= shifted(points & free[d], kDirectionDelta[d]);
+  return next;
 }
 
 // Entering a point over a free segment leaves that segment free at its far end too, so a bounce
@@ -65,17 +73,13 @@ int AfterTurnEvaluator::evaluate(const State& after, std::span<const std::uint8_
   std::array<Points, 8> free = free_;
   Points bounce = bounce_, way_on = way_on_;
   int p = before_ball_;
-  for (const std::uint8_t d : steps) {  // the turn's segments are used now
+  for (const std::uint8_t d : steps) {  // the turn's segments are used now, its points touched
     const int q = p + kDirectionDelta[d];
     free[d] &= ~point_bit(p);
     free[opposite_direction(d)] &= ~point_bit(q);
+    bounce |= point_bit(q);
+    if (!has_way_on(after.used(q))) way_on &= ~point_bit(q);
     p = q;
-  }
-  p = before_ball_;
-  for (const std::uint8_t d : steps) {  // and its points touched
-    p += kDirectionDelta[d];
-    bounce |= point_bit(p);
-    if (!has_way_on(after.used(p))) way_on &= ~point_bit(p);
   }
   if (!has_way_on(after.used(before_ball_))) way_on &= ~point_bit(before_ball_);
 
@@ -85,9 +89,7 @@ int AfterTurnEvaluator::evaluate(const State& after, std::span<const std::uint8_
   const Points through = bounce & way_on & ~own_goal;
   Points reached = point_bit(after.ball()), layer = reached, bounced = 0, fresh = 0;
   while (layer != 0) {
-    Points next = 0;
-    for (int d = 0; d < 8; ++d) next |= shifted(layer & free[d], kDirectionDelta[d]);
-    next &= ~reached;
+    const Points next = neighbours(free, layer) & ~reached;
     if (next & goal) return kGoalThreat;
     reached |= next;
     fresh |= next & ~bounce & ~own_goal;
@@ -99,6 +101,32 @@ int AfterTurnEvaluator::evaluate(const State& after, std::span<const std::uint8_
   for (; fresh != 0; fresh &= fresh - 1)
     best = std::max(best, landing_value(after, lowest_point(fresh), sign, w));
   return best + w.bounce * std::min(point_count(bounced), w.bounce_cap);
+}
+
+// turn_distance.cpp's search a turn at a time: a turn reaches, layer by layer, the points the ball
+// (and then each bounce point reached) leads to; the fresh points among them start the next turn.
+// A goal point is reached but not left.
+void AfterTurnEvaluator::turn_distances(std::array<std::uint8_t, kPoints>& turns) const {
+  const Points goals = kNorthGoal | kSouthGoal, bounce = bounce_ & ~goals;
+  turns.fill(kFarTurns);
+  turns[before_ball_] = 1;
+  Points reached = point_bit(before_ball_), layer = reached, fresh = 0;
+  int turn = 1;
+  const auto reach = [&](Points next) {
+    reached |= next;
+    for (Points bits = next; bits != 0; bits &= bits - 1)
+      turns[lowest_point(bits)] = static_cast<std::uint8_t>(turn);
+    fresh |= next & ~bounce_ & ~goals;
+    layer = next & bounce;
+  };
+  for (;;) {
+    while (layer != 0) reach(neighbours(free_, layer) & ~reached);
+    if (fresh == 0) return;
+    const Points starts = fresh;
+    fresh = 0;
+    ++turn;
+    reach(neighbours(free_, starts) & ~reached);
+  }
 }
 
 }  // namespace arena::soccer

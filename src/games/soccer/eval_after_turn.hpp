@@ -19,6 +19,8 @@ class AfterTurnEvaluator {
   explicit AfterTurnEvaluator(const State& before);
   // evaluate(after), exactly: `after` is the position `steps` lead to from `before`, not over.
   int evaluate(const State& after, std::span<const std::uint8_t> steps) const;
+  // turn_distances(before) (turn_distance.hpp), exactly, by the same masks.
+  void turn_distances(std::array<std::uint8_t, kPoints>& turns) const;
 
  private:
   int before_ball_;

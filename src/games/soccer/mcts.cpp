@@ -105,8 +105,11 @@ void Mcts::build(const State& s, Expansion& x) const {
   }
   for (Edge& e : x.edges) e.prior = static_cast<float>(e.prior / total);
   x.value = x.proof == Proof::Win ? 1.0 : x.proof == Proof::Loss ? 0.0 : 1.0 - best;
-  if (x.proof == Proof::Unknown && settings_.value_net)
-    x.value = 1.0 - settings_.value_net->win_chance(s, max_eval);
+  if (x.proof == Proof::Unknown && settings_.value_net) {
+    std::array<std::uint8_t, kPoints> turns;
+    evaluator.turn_distances(turns);
+    x.value = 1.0 - settings_.value_net->win_chance(s, max_eval, turns);
+  }
 }
 
 std::uint32_t Mcts::append(const Expansion& x) {

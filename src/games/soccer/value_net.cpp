@@ -26,8 +26,10 @@ struct InputTables {
   // 2 = mirrored (x -> -x), 3 = both.
   std::array<std::array<std::array<std::int16_t, 4>, kPoints>, 4> segment{};
   std::array<std::array<std::int16_t, kPoints>, 4> ball{};
-  std::array<std::uint8_t, kPoints> border{};  // the segments used from the start
-  std::vector<std::pair<int, int>> points;     // each segment input's two points
+  std::array<std::uint8_t, kPoints> border{};                    // the segments used from the start
+  std::array<std::array<std::uint8_t, kPoints>, 4> seen_from{};  // [view][point as seen]
+  std::vector<int> field_points;                                 // in increasing order
+  std::vector<std::pair<int, int>> points;                       // each segment input's two points
 };
 
 int transform(int p, int view) {
@@ -40,7 +42,10 @@ const InputTables& tables() {
   static const InputTables t = [] {
     InputTables t;
     const State start = State::start();
-    for (int p = 0; p < kPoints; ++p) t.border[p] = start.used(p);
+    for (int p = 0; p < kPoints; ++p) {
+      t.border[p] = start.used(p);
+      if (geometry().start_used[p] != 0xFF) t.field_points.push_back(p);
+    }
     std::array<std::array<std::int16_t, kPoints>, kPoints> id{};
     for (auto& row : id) row.fill(-1);
     for (int p = 0; p < kPoints; ++p)
@@ -53,6 +58,7 @@ const InputTables& tables() {
     for (int view = 0; view < 4; ++view)
       for (int p = 0; p < kPoints; ++p) {
         t.ball[view][p] = static_cast<std::int16_t>(t.segments + transform(p, view));
+        t.seen_from[view][p] = static_cast<std::uint8_t>(transform(p, view));
         for (int d = 0; d < 4; ++d) {
           t.segment[view][p][d] = -1;
           if (start.used(p) >> d & 1) continue;
@@ -66,9 +72,9 @@ const InputTables& tables() {
 
 // In increasing order (the order the network adds its inputs in, so that a position's output is
 // the same every time): the segments' inputs first, then the ball's, then the distances'.
-void inputs_in_view(const State& s, int view, std::vector<std::uint16_t>& active) {
+void inputs_in_view(const State& s, int view, const std::array<std::uint8_t, kPoints>& turns,
+                    std::vector<std::uint16_t>& active) {
   const InputTables& t = tables();
-  const Geometry& g = geometry();
   active.clear();
   std::array<std::uint64_t, (kMaxSegments + 63) / 64> drawn_inputs{};
   for (int p = 0; p < kPoints; ++p) {
@@ -82,13 +88,19 @@ void inputs_in_view(const State& s, int view, std::vector<std::uint16_t>& active
     for (std::uint64_t bits = drawn_inputs[word]; bits; bits &= bits - 1)
       active.push_back(static_cast<std::uint16_t>(64 * word + std::countr_zero(bits)));
   active.push_back(static_cast<std::uint16_t>(t.ball[view][s.ball()]));
+  // By the point as the view sees it: a view is its own inverse, and the field is symmetric.
+  const int first = t.segments + kPoints;
+  for (const int seen_as : t.field_points) {
+    const int bin = std::clamp<int>(turns[t.seen_from[view][seen_as]], 1, NetInputs::kDistanceBins);
+    active.push_back(
+        static_cast<std::uint16_t>(first + seen_as * NetInputs::kDistanceBins + bin - 1));
+  }
+}
+
+void inputs_in_view(const State& s, int view, std::vector<std::uint16_t>& active) {
   std::array<std::uint8_t, kPoints> turns;
   turn_distances(s, turns);
-  // By the point as the view sees it: a view is its own inverse, and the field is symmetric.
-  for (int seen_as = 0; seen_as < kPoints; ++seen_as)
-    if (g.start_used[seen_as] != 0xFF)
-      active.push_back(static_cast<std::uint16_t>(
-          NetInputs::distance_input(seen_as, turns[transform(seen_as, view)])));
+  inputs_in_view(s, view, turns, active);
 }
 
 int view_of(const State& s) {
@@ -258,6 +270,13 @@ float ValueNet::output(std::span<const std::uint16_t> active, float base, Activa
 double ValueNet::win_chance(const State& s, double lookahead) const {
   thread_local std::vector<std::uint16_t> active;
   NetInputs::of(s, active);
+  return 0.5 + 0.5 * output(active, static_cast<float>(lookahead / kEvalScale));
+}
+
+double ValueNet::win_chance(const State& s, double lookahead,
+                            const std::array<std::uint8_t, kPoints>& turns) const {
+  thread_local std::vector<std::uint16_t> active;
+  inputs_in_view(s, view_of(s), turns, active);
   return 0.5 + 0.5 * output(active, static_cast<float>(lookahead / kEvalScale));
 }
 

@@ -9,6 +9,7 @@
 // games can teach, rather than a value from nothing. A network of zeros is the search as before.
 // Weights are trained by bench/soccer_net (self-play) and built into the program from
 // data/nets/soccer-value.net.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -99,6 +100,9 @@ class ValueNet {
   float output(std::span<const std::uint16_t> active, float base, Activations& keep) const;
   // The side to move's chance to win, in (0, 1), given lookahead_eval(s).
   double win_chance(const State& s, double lookahead) const;
+  // The same, given turn_distances(s) (the search has them from its evaluator's masks).
+  double win_chance(const State& s, double lookahead,
+                    const std::array<std::uint8_t, kPoints>& turns) const;
 
   // Offsets into weights().
   std::size_t layer1() const { return 0; }
