@@ -70,6 +70,11 @@ const InputTables& tables() {
   return t;
 }
 
+int distance_input(const InputTables& t, int point, int turns) {
+  const int bin = std::clamp(turns, 1, NetInputs::kDistanceBins) - 1;
+  return t.segments + kPoints + point * NetInputs::kDistanceBins + bin;
+}
+
 // In increasing order (the order the network adds its inputs in, so that a position's output is
 // the same every time): the segments' inputs first, then the ball's, then the distances'.
 void inputs_in_view(const State& s, int view, const std::array<std::uint8_t, kPoints>& turns,
@@ -89,12 +94,9 @@ void inputs_in_view(const State& s, int view, const std::array<std::uint8_t, kPo
       active.push_back(static_cast<std::uint16_t>(64 * word + std::countr_zero(bits)));
   active.push_back(static_cast<std::uint16_t>(t.ball[view][s.ball()]));
   // By the point as the view sees it: a view is its own inverse, and the field is symmetric.
-  const int first = t.segments + kPoints;
-  for (const int seen_as : t.field_points) {
-    const int bin = std::clamp<int>(turns[t.seen_from[view][seen_as]], 1, NetInputs::kDistanceBins);
+  for (const int seen_as : t.field_points)
     active.push_back(
-        static_cast<std::uint16_t>(first + seen_as * NetInputs::kDistanceBins + bin - 1));
-  }
+        static_cast<std::uint16_t>(distance_input(t, seen_as, turns[t.seen_from[view][seen_as]])));
 }
 
 void inputs_in_view(const State& s, int view, std::vector<std::uint16_t>& active) {
@@ -122,8 +124,7 @@ int NetInputs::count() {
 }
 
 int NetInputs::distance_input(int point, int turns) {
-  const int bin = std::clamp(turns, 1, kDistanceBins) - 1;
-  return segments() + kPoints + point * kDistanceBins + bin;
+  return soccer::distance_input(tables(), point, turns);
 }
 
 void NetInputs::of(const State& s, std::vector<std::uint16_t>& active) {
