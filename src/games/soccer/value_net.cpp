@@ -269,9 +269,9 @@ float ValueNet::output(std::span<const std::uint16_t> active, float base, Activa
 }
 
 double ValueNet::win_chance(const State& s, double lookahead) const {
-  thread_local std::vector<std::uint16_t> active;
-  NetInputs::of(s, active);
-  return 0.5 + 0.5 * output(active, static_cast<float>(lookahead / kEvalScale));
+  std::array<std::uint8_t, kPoints> turns;
+  turn_distances(s, turns);
+  return win_chance(s, lookahead, turns);
 }
 
 double ValueNet::win_chance(const State& s, double lookahead,
