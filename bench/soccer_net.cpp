@@ -8,6 +8,8 @@
 // search's win chance for the side that played it. `train` fits the network to the positions
 // that start a turn: the target is half the game's result and half the search's value (both from
 // the side to move, in -1..1), each position also seen mirrored left to right.
+#include "soccer_net.hpp"
+
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -28,13 +30,13 @@
 #include "games/registry.hpp"
 #include "games/soccer/eval.hpp"
 #include "games/soccer/mcts.hpp"
+#include "games/soccer/policy_net.hpp"
 #include "games/soccer/turn.hpp"
 #include "games/soccer/value_net.hpp"
 #include "match/book.hpp"
 #include "search/search.hpp"
 
 namespace arena::soccer {
-namespace {
 
 [[noreturn]] void fail(const std::string& why) {
   fmt::print(stderr, "soccer_net: {}\n", why);
@@ -48,6 +50,34 @@ std::string read_file(const std::string& path) {
   s << in.rdbuf();
   return s.str();
 }
+
+std::optional<Outcome> read_game(const std::string& line, std::vector<Played>& seen) {
+  seen.clear();
+  State s = State::start();
+  std::string_view rest = line;
+  while (!rest.empty() && !s.over()) {
+    const auto semi = rest.find(';');
+    const std::string item(trim(rest.substr(0, semi)));
+    rest = semi == std::string_view::npos ? std::string_view{} : rest.substr(semi + 1);
+    const auto space = item.find(' ');
+    if (space == std::string::npos) fail(fmt::format("a game line without turns: {}", line));
+    const std::string q = item.substr(0, space);
+    Parsed<Turn> turn = parse_turn(item.substr(space + 1));
+    if (!turn) fail(fmt::format("a game line with a bad turn '{}': {}", item, turn.error));
+    if (q != "-" && evaluate(s) != kGoalThreat) {
+      double chance = -1;
+      const auto [end, error] = std::from_chars(q.data(), q.data() + q.size(), chance);
+      if (error != std::errc{} || end != q.data() + q.size() || !(chance >= 0 && chance <= 1))
+        fail(fmt::format("a game line with a win chance that is not 0..1: '{}'", q));
+      seen.push_back({s, chance, *turn.value});
+    }
+    if (!play_turn(s, *turn.value)) fail(fmt::format("a game line with an illegal turn: {}", item));
+  }
+  if (!s.over()) return std::nullopt;
+  return s.result().outcome;
+}
+
+namespace {
 
 // The book's openings as turns (match::read_book checks every line).
 std::vector<std::vector<Turn>> read_book(std::string path) {
@@ -64,11 +94,13 @@ std::vector<std::vector<Turn>> read_book(std::string path) {
   return out;
 }
 
-std::optional<ValueNet> load_net(const std::string& path) {
+// A network's file (ValueNet or PolicyNet), if a path is given.
+template <typename Net>
+std::optional<Net> load_net(const std::string& path) {
   if (path.empty()) return std::nullopt;
   const std::string bytes = read_file(path);
-  Parsed<ValueNet> net =
-      ValueNet::parse({reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()});
+  Parsed<Net> net =
+      Net::parse({reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()});
   if (!net) fail(fmt::format("{}: {}", path, net.error));
   return std::move(*net.value);
 }
@@ -78,8 +110,9 @@ std::optional<ValueNet> load_net(const std::string& path) {
 struct PlayOptions {
   int games = 1000;
   std::uint64_t iterations = 1500;
-  std::string book;  // default: the shipped book (data/books/soccer.txt)
-  std::string net;   // play with this network (later rounds)
+  std::string book;    // default: the shipped book (data/books/soccer.txt)
+  std::string net;     // play with this network (later rounds)
+  std::string policy;  // and this policy
   std::uint64_t seed = 1;
   int threads = 2;
   int first = 0;  // the number of the first game (to go on with a run, or replay one game)
@@ -94,7 +127,7 @@ double win_chance(int score) {
 
 // One game: "q N d1 .. dN; ..." with "-" for the book's turns.
 std::string play_game(const PlayOptions& o, const std::vector<std::vector<Turn>>& book,
-                      const ValueNet* net, int game) {
+                      const ValueNet* net, const PolicyNet* policy, int game) {
   Rng rng(o.seed * 1'000'003 + static_cast<std::uint64_t>(game));
   const auto& opening = book[rng.below(book.size())];
   State s = State::start();
@@ -107,6 +140,7 @@ std::string play_game(const PlayOptions& o, const std::vector<std::vector<Turn>>
   settings.max_iterations = o.iterations;
   settings.seed = rng.next();
   settings.value_net = net;
+  settings.policy_net = policy;
   Mcts mcts(settings);
   while (!s.over()) {
     const TurnChoice c = mcts.choose(s);
@@ -119,7 +153,8 @@ std::string play_game(const PlayOptions& o, const std::vector<std::vector<Turn>>
 
 void play(const PlayOptions& o) {
   const auto book = read_book(o.book);
-  const std::optional<ValueNet> net = load_net(o.net);
+  const std::optional<ValueNet> net = load_net<ValueNet>(o.net);
+  const std::optional<PolicyNet> policy = load_net<PolicyNet>(o.policy);
   std::ofstream out(o.out, std::ios::app);
   if (!out) fail(fmt::format("cannot write {}", o.out));
   std::mutex mutex;
@@ -129,7 +164,8 @@ void play(const PlayOptions& o) {
   for (int t = 0; t < o.threads; ++t)
     workers.emplace_back([&] {
       for (int g; (g = o.first + next++) < o.first + o.games;) {
-        const std::string line = play_game(o, book, net ? &*net : nullptr, g);
+        const std::string line =
+            play_game(o, book, net ? &*net : nullptr, policy ? &*policy : nullptr, g);
         const std::lock_guard hold(mutex);
         out << line << '\n' << std::flush;
         if (++done % 10 == 0 || done == o.games)
@@ -167,38 +203,14 @@ struct Samples {
   }
 };
 
-// The positions of one game's line that the network would judge: not over, no goal in reach.
+// The value network's samples of one game's line.
 void add_game(const std::string& line, double result_share, Samples& out) {
-  struct Seen {
-    State state;
-    double q;
-  };
-  std::vector<Seen> seen;
-  State s = State::start();
-  std::string_view rest = line;
-  while (!rest.empty() && !s.over()) {
-    const auto semi = rest.find(';');
-    const std::string item(trim(rest.substr(0, semi)));
-    rest = semi == std::string_view::npos ? std::string_view{} : rest.substr(semi + 1);
-    const auto space = item.find(' ');
-    if (space == std::string::npos) fail(fmt::format("a game line without turns: {}", line));
-    const std::string q = item.substr(0, space);
-    Parsed<Turn> turn = parse_turn(item.substr(space + 1));
-    if (!turn) fail(fmt::format("a game line with a bad turn '{}': {}", item, turn.error));
-    if (q != "-" && evaluate(s) != kGoalThreat) {
-      double chance = -1;
-      const auto [end, error] = std::from_chars(q.data(), q.data() + q.size(), chance);
-      if (error != std::errc{} || end != q.data() + q.size() || !(chance >= 0 && chance <= 1))
-        fail(fmt::format("a game line with a win chance that is not 0..1: '{}'", q));
-      seen.push_back({s, chance});
-    }
-    if (!play_turn(s, *turn.value)) fail(fmt::format("a game line with an illegal turn: {}", item));
-  }
-  if (!s.over()) return;  // cut short: no result
-  const Outcome outcome = s.result().outcome;
+  std::vector<Played> seen;
+  const std::optional<Outcome> outcome = read_game(line, seen);
+  if (!outcome) return;  // cut short: no result
   std::vector<std::uint16_t> active;
-  for (const Seen& p : seen) {
-    const double z = outcome == win_for(p.state.side_to_move()) ? 1 : -1;
+  for (const Played& p : seen) {
+    const double z = *outcome == win_for(p.state.side_to_move()) ? 1 : -1;
     const auto t = static_cast<float>(result_share * z + (1 - result_share) * (2 * p.q - 1));
     const auto e = static_cast<float>(lookahead_eval(p.state, MctsSettings{}.turns) / kEvalScale);
     NetInputs::of(p.state, active);
@@ -250,13 +262,9 @@ double mean_error(const ValueNet& net, const Samples& s) {
 
 void train(const TrainOptions& o) {
   Samples fit, held;
-  int lines = 0;
-  for (const std::string& path : o.games) {
-    std::istringstream in(read_file(path));
-    for (std::string line; std::getline(in, line);)
-      if (!trim(line).empty())
-        add_game(line, o.result_share, ++lines % 100 < o.holdout_percent ? held : fit);
-  }
+  const int lines = for_each_game(
+      o.games, o.holdout_percent,
+      [&](const std::string& line, bool out) { add_game(line, o.result_share, out ? held : fit); });
   if (fit.size() == 0) fail("no positions to train on");
   fmt::print(stderr, "{} games: {} positions to fit, {} held out (each also mirrored)\n", lines,
              fit.size() / 2, held.size() / 2);
@@ -281,12 +289,10 @@ void train(const TrainOptions& o) {
   // The output starts near 0: the network starts as the evaluation.
   for (std::size_t i = net.layer3(); i < net.bias3(); ++i) w[i] = uniform(0.01);
 
-  // Adam.
-  std::vector<float> grad(w.size()), m(w.size()), v(w.size());
-  constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-8;
+  Adam adam(w.size());
+  std::vector<float> grad(w.size());
   std::vector<std::size_t> order(fit.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  long step = 0;
   ValueNet::Activations pass;
   double best_error = 1e9;
   std::vector<float> best;
@@ -302,16 +308,7 @@ void train(const TrainOptions& o) {
         sum += backward(net, {&fit.inputs[fit.start[i]], fit.start[i + 1] - fit.start[i]},
                         fit.base[i], fit.target[i], pass, grad);
       }
-      ++step;
-      const double n = static_cast<double>(end - b);
-      const double c1 = 1 - std::pow(kBeta1, step), c2 = 1 - std::pow(kBeta2, step);
-      for (std::size_t i = 0; i < w.size(); ++i) {
-        const double g = grad[i] / n;
-        m[i] = static_cast<float>(kBeta1 * m[i] + (1 - kBeta1) * g);
-        v[i] = static_cast<float>(kBeta2 * v[i] + (1 - kBeta2) * g * g);
-        w[i] -= static_cast<float>(
-            rate * ((m[i] / c1) / (std::sqrt(v[i] / c2) + kEpsilon) + o.decay * w[i]));
-      }
+      adam.step(w, grad, static_cast<double>(end - b), rate, o.decay);
     }
     const double held_error = mean_error(net, held);
     fmt::print(stderr, "epoch {}: mean squared error {:.4f} fitted, {:.4f} held out\n", epoch,
@@ -350,6 +347,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100'000'000));
   play_cmd->add_option("--book", p.book, "Openings to start from (default: data/books/soccer.txt)");
   play_cmd->add_option("--net", p.net, "Play with this network (default: the evaluation)");
+  play_cmd->add_option("--policy", p.policy, "Play with this policy (default: none)");
   play_cmd->add_option("--seed", p.seed, "Seed of the openings and the priors")
       ->capture_default_str();
   play_cmd->add_option("--threads", p.threads, "Games played at once")
@@ -390,8 +388,30 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   train_cmd->add_option("--seed", t.seed, "Seed of the first weights and the order")
       ->capture_default_str();
+  PolicyTrainOptions pt;
+  CLI::App* policy_cmd =
+      app.add_subcommand("train-policy", "Fit the policy to the turns played in self-play games");
+  policy_cmd->add_option("games", pt.games, "Files of games from 'play'")->required();
+  policy_cmd->add_option("-o,--out", pt.out, "The policy's file")->required();
+  policy_cmd->add_option("--hidden", pt.hidden, "Units of the hidden layer")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxHidden));
+  policy_cmd->add_option("--epochs", pt.epochs, "Passes over the positions")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10'000));
+  policy_cmd->add_option("--batch", pt.batch, "Positions a step")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65536));
+  policy_cmd->add_option("--rate", pt.rate, "Adam's learning rate (a tenth for the last quarter)")
+      ->capture_default_str();
+  policy_cmd->add_option("--decay", pt.decay, "Weight decay, decoupled from the gradient (AdamW)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  policy_cmd->add_option("--seed", pt.seed, "Seed of the first weights and the order")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (*play_cmd) play(p);
   if (*train_cmd) train(t);
+  if (*policy_cmd) train_policy(pt);
   return 0;
 }

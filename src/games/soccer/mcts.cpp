@@ -94,22 +94,32 @@ void Mcts::build(const State& s, Expansion& x) const {
     x.edges.push_back(e);
   }
   if (all_lose && x.complete) x.proof = Proof::Win;
-  // Priors: a softmax of the evaluations of the positions after the turns (times the noise).
-  double total = 0;
+  const bool networks = x.proof == Proof::Unknown && (settings_.value_net || settings_.policy_net);
+  std::array<std::uint8_t, kPoints> turns;
+  if (networks) evaluator.turn_distances(turns);
+  // Priors: a softmax of the evaluations of the positions after the turns, plus the policy's
+  // logit of each turn's end point (times the noise).
+  PolicyNet::Logits logits{};
+  if (networks && settings_.policy_net) settings_.policy_net->turn_logits(s, turns, logits);
+  x.priors.clear();
+  double max_exponent = -1e18;
   for (std::size_t i = 0; i < x.evals.size(); ++i) {
-    double p = std::exp(std::max(x.evals[i] - max_eval, -50.0 * settings_.prior_scale) /
-                        settings_.prior_scale);
-    p *= x.noise[i];
+    const double exponent =
+        std::max(x.evals[i] - max_eval, -50.0 * settings_.prior_scale) / settings_.prior_scale +
+        logits[x.turns.after(static_cast<int>(i)).ball()];
+    x.priors.push_back(exponent);
+    max_exponent = std::max(max_exponent, exponent);
+  }
+  double total = 0;
+  for (std::size_t i = 0; i < x.priors.size(); ++i) {
+    const double p = std::exp(std::max(x.priors[i] - max_exponent, -50.0)) * x.noise[i];
     x.edges[i].prior = static_cast<float>(p);
     total += p;
   }
   for (Edge& e : x.edges) e.prior = static_cast<float>(e.prior / total);
   x.value = x.proof == Proof::Win ? 1.0 : x.proof == Proof::Loss ? 0.0 : 1.0 - best;
-  if (x.proof == Proof::Unknown && settings_.value_net) {
-    std::array<std::uint8_t, kPoints> turns;
-    evaluator.turn_distances(turns);
+  if (networks && settings_.value_net)
     x.value = 1.0 - settings_.value_net->win_chance(s, max_eval, turns);
-  }
 }
 
 std::uint32_t Mcts::append(const Expansion& x) {

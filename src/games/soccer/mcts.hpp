@@ -26,6 +26,7 @@
 #include "core/chunked_array.hpp"
 #include "core/spin_lock.hpp"
 #include "games/soccer/engine.hpp"
+#include "games/soccer/policy_net.hpp"
 #include "games/soccer/turn_options.hpp"
 #include "games/soccer/value_net.hpp"
 
@@ -53,6 +54,8 @@ struct MctsSettings {
   // With a network (value_net.hpp), a new position's value is its win chance by the network,
   // which corrects the look-ahead's.
   const ValueNet* value_net = nullptr;
+  // With a policy (policy_net.hpp), a turn's prior also has the policy's logit of its end point.
+  const PolicyNet* policy_net = nullptr;
   int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind
@@ -120,9 +123,10 @@ class Mcts {
     TurnOptions turns;
     State state;
     std::vector<Edge> edges;
-    std::vector<double> evals;  // of each edge's turn, for its prior
-    std::vector<double> noise;  // each prior's factor (MctsSettings::seed)
-    double value = 0;           // for the side that moved into the position
+    std::vector<double> evals;   // of each edge's turn, for its prior
+    std::vector<double> noise;   // each prior's factor (MctsSettings::seed)
+    std::vector<double> priors;  // each prior's exponent, before the softmax
+    double value = 0;            // for the side that moved into the position
     Proof proof = Proof::Unknown;
     bool complete = true;
   };

@@ -184,6 +184,7 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
   }
   settings.threads = std::max(spec.threads, 1);
   settings.value_net = ValueNet::builtin();
+  settings.policy_net = PolicyNet::builtin();
   settings.process_tree_bytes = trees_within(process_memory_limit());
   return std::make_unique<MctsTurns>("engine", settings);
 }

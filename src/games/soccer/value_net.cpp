@@ -12,6 +12,7 @@
 #include "games/soccer/eval.hpp"
 #include "games/soccer/geometry.hpp"
 #include "games/soccer/net_files.hpp"
+#include "games/soccer/net_weights.hpp"
 #include "games/soccer/turn_distance.hpp"
 
 namespace arena::soccer {
@@ -135,6 +136,15 @@ void NetInputs::mirrored(const State& s, std::vector<std::uint16_t>& active) {
   inputs_in_view(s, view_of(s) | 2, active);
 }
 
+void NetInputs::in_view(const State& s, const std::array<std::uint8_t, kPoints>& turns,
+                        bool mirrored, std::vector<std::uint16_t>& active) {
+  inputs_in_view(s, view_of(s) | (mirrored ? 2 : 0), turns, active);
+}
+
+int NetInputs::seen_point(const State& s, int point, bool mirrored) {
+  return tables().seen_from[view_of(s) | (mirrored ? 2 : 0)][point];
+}
+
 std::pair<int, int> NetInputs::segment_points(int input) {
   return tables().points.at(static_cast<std::size_t>(input));
 }
@@ -155,10 +165,9 @@ ValueNet::ValueNet(NetShape shape, std::vector<float> weights)
 }
 
 Parsed<ValueNet> ValueNet::parse(std::span<const unsigned char> bytes) {
-  const auto newline = std::find(bytes.begin(), bytes.end(), '\n');
-  if (newline == bytes.end() || newline - bytes.begin() > 100)
-    return Parsed<ValueNet>::fail("not a Paper Soccer network: no header line");
-  const std::string header(bytes.begin(), newline);
+  Parsed<NetFile> file = split_net_file(bytes, "Paper Soccer network");
+  if (!file) return Parsed<ValueNet>::fail(file.error);
+  const std::string& header = file.value->header;
   NetShape shape;
   char magic[32] = {};
   int version = 0;
@@ -172,39 +181,24 @@ Parsed<ValueNet> ValueNet::parse(std::span<const unsigned char> bytes) {
                     "inputs differ): train it again (docs/soccer-net.md)",
                     version, kVersion));
   if (const auto error = shape_error(shape)) return Parsed<ValueNet>::fail(*error);
-  const std::size_t body = static_cast<std::size_t>(bytes.end() - newline - 1);
-  if (body != shape.weights() * 4)
-    return Parsed<ValueNet>::fail(
-        fmt::format("the network needs {} bytes of weights, has {}", shape.weights() * 4, body));
-  std::vector<float> w(shape.weights());
-  const unsigned char* at = &*newline + 1;
-  for (float& v : w) {
-    const std::uint32_t bits = std::uint32_t{at[0]} | std::uint32_t{at[1]} << 8 |
-                               std::uint32_t{at[2]} << 16 | std::uint32_t{at[3]} << 24;
-    v = std::bit_cast<float>(bits);
-    if (!std::isfinite(v)) return Parsed<ValueNet>::fail("the network has a weight not finite");
-    at += 4;
-  }
-  return Parsed<ValueNet>::ok(ValueNet(shape, std::move(w)));
+  Parsed<std::vector<float>> w = read_weights(file.value->body, shape.weights());
+  if (!w) return Parsed<ValueNet>::fail(w.error);
+  return Parsed<ValueNet>::ok(ValueNet(shape, std::move(*w.value)));
 }
 
 std::string ValueNet::serialize() const {
   std::string out = fmt::format("{} {} {} {} {}\n", kMagic, kVersion, shape_.inputs, shape_.hidden1,
                                 shape_.hidden2);
-  for (const float v : w_) {
-    const auto bits = std::bit_cast<std::uint32_t>(v);
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(bits >> (8 * i) & 0xFF));
-  }
+  append_weights(out, w_);
   return out;
 }
 
 const ValueNet* ValueNet::builtin() {
   static const std::optional<ValueNet> net = []() -> std::optional<ValueNet> {
-    const auto files = builtin_net_files();
-    if (files.empty()) return std::nullopt;
-    const std::string_view body = files.front().body;
+    const std::optional<std::string_view> body = builtin_net_file("soccer-value.net");
+    if (!body) return std::nullopt;
     Parsed<ValueNet> parsed =
-        parse({reinterpret_cast<const unsigned char*>(body.data()), body.size()});
+        parse({reinterpret_cast<const unsigned char*>(body->data()), body->size()});
     if (!parsed) {
       fmt::print(stderr, "arena: the built-in Paper Soccer network: {}\n", parsed.error);
       return std::nullopt;
@@ -277,7 +271,7 @@ double ValueNet::win_chance(const State& s, double lookahead) const {
 double ValueNet::win_chance(const State& s, double lookahead,
                             const std::array<std::uint8_t, kPoints>& turns) const {
   thread_local std::vector<std::uint16_t> active;
-  inputs_in_view(s, view_of(s), turns, active);
+  NetInputs::in_view(s, turns, false, active);
   return 0.5 + 0.5 * output(active, static_cast<float>(lookahead / kEvalScale));
 }
 

@@ -39,6 +39,12 @@ class NetInputs {
   static void of(const State& s, std::vector<std::uint16_t>& active);
   // The same position with the field mirrored left to right (training data's second view).
   static void mirrored(const State& s, std::vector<std::uint16_t>& active);
+  // The inputs given the position's turn distances (turn_distances), mirrored or not.
+  static void in_view(const State& s, const std::array<std::uint8_t, kPoints>& turns, bool mirrored,
+                      std::vector<std::uint16_t>& active);
+  // A point of the field as the side to move of `s` sees it (mirrored: also left to right); a
+  // view is its own inverse.
+  static int seen_point(const State& s, int point, bool mirrored);
   // The two points (as the side to move sees them) of a segment's input; for tests.
   static std::pair<int, int> segment_points(int input);
 };

@@ -1,0 +1,89 @@
+#pragma once
+// What bench/soccer_net's value and policy training share: reading the games `play` wrote, and
+// Adam's steps.
+#include <cmath>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "games/soccer/state.hpp"
+#include "games/soccer/turn.hpp"
+
+namespace arena::soccer {
+
+[[noreturn]] void fail(const std::string& why);
+std::string read_file(const std::string& path);
+
+// A position of a game's line that the networks would judge (not over, no goal in reach), with
+// the turn the search played there and its win chance.
+struct Played {
+  State state;
+  double q;
+  Turn turn;
+};
+
+// The positions of one game's line that the networks would judge, and how the game ended
+// (nothing when it was cut short).
+std::optional<Outcome> read_game(const std::string& line, std::vector<Played>& seen);
+
+// Calls `add(line, held_out)` for each game of the files: five games in each hundred are held
+// out (the 1st to 4th, the 100th to 104th, ...). Gives the number of games.
+template <typename Add>
+int for_each_game(const std::vector<std::string>& paths, int holdout_percent, Add add);
+
+// Adam, with decoupled weight decay (AdamW): `decay` pulls every weight toward 0 by that share
+// of the rate a step.
+class Adam {
+ public:
+  explicit Adam(std::size_t weights) : m_(weights), v_(weights) {}
+  // One step from the gradient summed over `batch` samples.
+  void step(std::span<float> w, std::span<const float> grad, double batch, double rate,
+            double decay) {
+    ++steps_;
+    const double c1 = 1 - std::pow(kBeta1, steps_), c2 = 1 - std::pow(kBeta2, steps_);
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      const double g = grad[i] / batch;
+      m_[i] = static_cast<float>(kBeta1 * m_[i] + (1 - kBeta1) * g);
+      v_[i] = static_cast<float>(kBeta2 * v_[i] + (1 - kBeta2) * g * g);
+      w[i] -= static_cast<float>(
+          rate * ((m_[i] / c1) / (std::sqrt(v_[i] / c2) + kEpsilon) + decay * w[i]));
+    }
+  }
+
+ private:
+  static constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-8;
+  std::vector<float> m_, v_;
+  long steps_ = 0;
+};
+
+struct PolicyTrainOptions {
+  std::vector<std::string> games;
+  std::string out;
+  int hidden = 32;
+  int epochs = 6;
+  int batch = 256;
+  double rate = 1e-3;
+  double decay = 0;
+  int holdout_percent = 5;
+  std::uint64_t seed = 1;
+};
+void train_policy(const PolicyTrainOptions& o);
+
+}  // namespace arena::soccer
+
+#include <sstream>
+
+#include "core/text.hpp"
+
+template <typename Add>
+int arena::soccer::for_each_game(const std::vector<std::string>& paths, int holdout_percent,
+                                 Add add) {
+  int lines = 0;
+  for (const std::string& path : paths) {
+    std::istringstream in(read_file(path));
+    for (std::string line; std::getline(in, line);)
+      if (!trim(line).empty()) add(line, ++lines % 100 < holdout_percent);
+  }
+  return lines;
+}

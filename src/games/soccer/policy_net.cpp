@@ -1,0 +1,111 @@
+#include "games/soccer/policy_net.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "games/soccer/net_files.hpp"
+#include "games/soccer/net_weights.hpp"
+#include "games/soccer/value_net.hpp"
+
+namespace arena::soccer {
+namespace {
+
+constexpr std::string_view kMagic = "arena-soccer-policy";
+constexpr int kVersion = 1;
+
+}  // namespace
+
+std::optional<std::string> PolicyNet::shape_error(const PolicyShape& shape) {
+  if (shape.inputs != NetInputs::count())
+    return fmt::format("the policy has {} inputs, the game {}", shape.inputs, NetInputs::count());
+  if (shape.hidden < 1 || shape.hidden > kMaxHidden)
+    return fmt::format("the policy's hidden layer must have 1 to {} units", kMaxHidden);
+  return std::nullopt;
+}
+
+PolicyNet::PolicyNet(PolicyShape shape, std::vector<float> weights)
+    : shape_(shape), w_(std::move(weights)) {
+  if (const auto error = shape_error(shape)) throw std::invalid_argument("PolicyNet: " + *error);
+  w_.resize(shape_.weights());
+}
+
+Parsed<PolicyNet> PolicyNet::parse(std::span<const unsigned char> bytes) {
+  Parsed<NetFile> file = split_net_file(bytes, "Paper Soccer policy");
+  if (!file) return Parsed<PolicyNet>::fail(file.error);
+  const std::string& header = file.value->header;
+  PolicyShape shape;
+  char magic[32] = {};
+  int version = 0;
+  if (std::sscanf(header.c_str(), "%31s %d %d %d", magic, &version, &shape.inputs, &shape.hidden) !=
+          4 ||
+      magic != kMagic)
+    return Parsed<PolicyNet>::fail(fmt::format("not a Paper Soccer policy: header '{}'", header));
+  if (version != kVersion)
+    return Parsed<PolicyNet>::fail(fmt::format(
+        "a Paper Soccer policy of version {}, this program reads version {}: train it again "
+        "(docs/soccer-net.md)",
+        version, kVersion));
+  if (const auto error = shape_error(shape)) return Parsed<PolicyNet>::fail(*error);
+  Parsed<std::vector<float>> w = read_weights(file.value->body, shape.weights());
+  if (!w) return Parsed<PolicyNet>::fail(w.error);
+  return Parsed<PolicyNet>::ok(PolicyNet(shape, std::move(*w.value)));
+}
+
+std::string PolicyNet::serialize() const {
+  std::string out = fmt::format("{} {} {} {}\n", kMagic, kVersion, shape_.inputs, shape_.hidden);
+  append_weights(out, w_);
+  return out;
+}
+
+const PolicyNet* PolicyNet::builtin() {
+  static const std::optional<PolicyNet> net = []() -> std::optional<PolicyNet> {
+    const std::optional<std::string_view> body = builtin_net_file("soccer-policy.net");
+    if (!body) return std::nullopt;
+    Parsed<PolicyNet> parsed =
+        parse({reinterpret_cast<const unsigned char*>(body->data()), body->size()});
+    if (!parsed) {
+      fmt::print(stderr, "arena: the built-in Paper Soccer policy: {}\n", parsed.error);
+      return std::nullopt;
+    }
+    return std::move(*parsed.value);
+  }();
+  return net ? &*net : nullptr;
+}
+
+void PolicyNet::logits(std::span<const std::uint16_t> active, Logits& out,
+                       std::vector<float>& sum1) const {
+  const int hn = shape_.hidden;
+  sum1.assign(w_.begin() + static_cast<std::ptrdiff_t>(bias1()),
+              w_.begin() + static_cast<std::ptrdiff_t>(bias1()) + hn);
+  for (const std::uint16_t input : active) {
+    const float* column = w_.data() + layer1() + static_cast<std::size_t>(input) * hn;
+    for (int i = 0; i < hn; ++i) sum1[i] += column[i];
+  }
+  std::array<float, kMaxHidden> hidden;
+  for (int i = 0; i < hn; ++i) hidden[i] = leaky_relu(sum1[i]);
+  for (int k = 0; k < PolicyShape::kOutputs; ++k) {
+    const float* row = w_.data() + layer2() + static_cast<std::size_t>(k) * hn;
+    float sum = w_[bias2() + k];
+    for (int i = 0; i < hn; ++i) sum += row[i] * hidden[i];
+    out[k] = sum;
+  }
+}
+
+void PolicyNet::logits(std::span<const std::uint16_t> active, Logits& out) const {
+  thread_local std::vector<float> sum1;
+  logits(active, out, sum1);
+}
+
+void PolicyNet::turn_logits(const State& s, const std::array<std::uint8_t, kPoints>& turns,
+                            Logits& by_point) const {
+  thread_local std::vector<std::uint16_t> active;
+  NetInputs::in_view(s, turns, false, active);
+  Logits seen;
+  logits(active, seen);
+  for (int p = 0; p < kPoints; ++p) by_point[p] = seen[NetInputs::seen_point(s, p, false)];
+}
+
+}  // namespace arena::soccer
