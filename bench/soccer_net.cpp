@@ -77,6 +77,12 @@ std::optional<Outcome> read_game(const std::string& line, std::vector<Played>& s
   return s.result().outcome;
 }
 
+void write_net(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) fail(fmt::format("cannot write {}", path));
+}
+
 namespace {
 
 // The book's openings as turns (match::read_book checks every line).
@@ -180,10 +186,8 @@ struct TrainOptions {
   std::vector<std::string> games;
   std::string out;
   int hidden1 = 64, hidden2 = 32;
-  int epochs = 20;
-  int batch = 256;
-  double rate = 1e-3;
-  double decay = 0;           // decoupled weight decay (AdamW), a share of the rate
+  Schedule schedule{20, 256, 1e-3,
+                    0};       // decay: decoupled weight decay (AdamW), a share of the rate
   double result_share = 0.5;  // of the target: the game's result; the rest is the search's value
   int holdout_percent = 5;    // games kept out of training, to measure the fit
   std::uint64_t seed = 1;
@@ -279,50 +283,29 @@ void train(const TrainOptions& o) {
   const NetShape shape{NetInputs::count(), o.hidden1, o.hidden2};
   ValueNet net(shape, {});
   Rng rng(o.seed);
-  auto uniform = [&](double bound) {
-    return static_cast<float>((static_cast<double>(rng.next() >> 11) * 0x1p-53 * 2 - 1) * bound);
-  };
   auto w = net.weights();
-  for (std::size_t i = net.layer1(); i < net.bias1(); ++i) w[i] = uniform(0.1);
+  for (std::size_t i = net.layer1(); i < net.bias1(); ++i) w[i] = uniform_weight(rng, 0.1);
   for (std::size_t i = net.layer2(); i < net.bias2(); ++i)
-    w[i] = uniform(std::sqrt(6.0 / o.hidden1));
+    w[i] = uniform_weight(rng, std::sqrt(6.0 / o.hidden1));
   // The output starts near 0: the network starts as the evaluation.
-  for (std::size_t i = net.layer3(); i < net.bias3(); ++i) w[i] = uniform(0.01);
+  for (std::size_t i = net.layer3(); i < net.bias3(); ++i) w[i] = uniform_weight(rng, 0.01);
 
-  Adam adam(w.size());
-  std::vector<float> grad(w.size());
-  std::vector<std::size_t> order(fit.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   ValueNet::Activations pass;
-  double best_error = 1e9;
-  std::vector<float> best;
-  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
-    const double rate = o.rate * (epoch > o.epochs * 3 / 4 ? 0.1 : 1.0);
-    double sum = 0;
-    for (std::size_t b = 0; b < order.size(); b += static_cast<std::size_t>(o.batch)) {
-      std::fill(grad.begin(), grad.end(), 0.0f);
-      const std::size_t end = std::min(order.size(), b + static_cast<std::size_t>(o.batch));
-      for (std::size_t k = b; k < end; ++k) {
-        const std::size_t i = order[k];
-        sum += backward(net, {&fit.inputs[fit.start[i]], fit.start[i + 1] - fit.start[i]},
+  fit_weights(
+      w, fit.size(), o.schedule, rng,
+      [&](std::size_t i, std::vector<float>& grad) {
+        return backward(net, {&fit.inputs[fit.start[i]], fit.start[i + 1] - fit.start[i]},
                         fit.base[i], fit.target[i], pass, grad);
-      }
-      adam.step(w, grad, static_cast<double>(end - b), rate, o.decay);
-    }
-    const double held_error = mean_error(net, held);
-    fmt::print(stderr, "epoch {}: mean squared error {:.4f} fitted, {:.4f} held out\n", epoch,
-               sum / static_cast<double>(fit.size()), held_error);
-    if (held.size() == 0 || held_error < best_error) {  // keep the epoch that generalises best
-      best_error = held_error;
-      best = std::vector<float>(w.begin(), w.end());
-    }
-  }
-  std::copy(best.begin(), best.end(), w.begin());
-  std::ofstream out(o.out, std::ios::binary);
+      },
+      [&](int epoch, double fitted) -> std::optional<double> {
+        const double held_error = mean_error(net, held);
+        fmt::print(stderr, "epoch {}: mean squared error {:.4f} fitted, {:.4f} held out\n", epoch,
+                   fitted, held_error);
+        if (held.size() == 0) return std::nullopt;
+        return held_error;
+      });
   const std::string bytes = net.serialize();
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) fail(fmt::format("cannot write {}", o.out));
+  write_net(o.out, bytes);
   fmt::print(
       "{}: {}-{}-{}-1, {} bytes; held-out mean squared error {:.4f} (the look-ahead "
       "alone: {:.4f})\n",
@@ -367,16 +350,17 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--hidden2", t.hidden2, "Units of the second hidden layer")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxHidden));
-  train_cmd->add_option("--epochs", t.epochs, "Passes over the positions")
+  train_cmd->add_option("--epochs", t.schedule.epochs, "Passes over the positions")
       ->capture_default_str()
       ->check(CLI::Range(1, 10'000));
-  train_cmd->add_option("--batch", t.batch, "Positions a step")
+  train_cmd->add_option("--batch", t.schedule.batch, "Positions a step")
       ->capture_default_str()
       ->check(CLI::Range(1, 65536));
-  train_cmd->add_option("--rate", t.rate, "Adam's learning rate (a tenth for the last quarter)")
+  train_cmd
+      ->add_option("--rate", t.schedule.rate, "Adam's learning rate (a tenth for the last quarter)")
       ->capture_default_str();
   train_cmd
-      ->add_option("--decay", t.decay,
+      ->add_option("--decay", t.schedule.decay,
                    "Weight decay, decoupled from the gradient (AdamW): pulls every weight toward "
                    "0 by this share of the rate a step")
       ->capture_default_str()
@@ -396,15 +380,19 @@ int main(int argc, char** argv) {
   policy_cmd->add_option("--hidden", pt.hidden, "Units of the hidden layer")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxHidden));
-  policy_cmd->add_option("--epochs", pt.epochs, "Passes over the positions")
+  policy_cmd->add_option("--epochs", pt.schedule.epochs, "Passes over the positions")
       ->capture_default_str()
       ->check(CLI::Range(1, 10'000));
-  policy_cmd->add_option("--batch", pt.batch, "Positions a step")
+  policy_cmd->add_option("--batch", pt.schedule.batch, "Positions a step")
       ->capture_default_str()
       ->check(CLI::Range(1, 65536));
-  policy_cmd->add_option("--rate", pt.rate, "Adam's learning rate (a tenth for the last quarter)")
+  policy_cmd
+      ->add_option("--rate", pt.schedule.rate,
+                   "Adam's learning rate (a tenth for the last quarter)")
       ->capture_default_str();
-  policy_cmd->add_option("--decay", pt.decay, "Weight decay, decoupled from the gradient (AdamW)")
+  policy_cmd
+      ->add_option("--decay", pt.schedule.decay,
+                   "Weight decay, decoupled from the gradient (AdamW)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   policy_cmd->add_option("--seed", pt.seed, "Seed of the first weights and the order")

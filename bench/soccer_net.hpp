@@ -1,12 +1,14 @@
 #pragma once
 // What bench/soccer_net's value and policy training share: reading the games `play` wrote, and
 // Adam's steps.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/rng.hpp"
 #include "games/soccer/state.hpp"
 #include "games/soccer/turn.hpp"
 
@@ -57,14 +59,34 @@ class Adam {
   long steps_ = 0;
 };
 
+// A weight drawn uniformly from (-bound, bound).
+inline float uniform_weight(Rng& rng, double bound) {
+  return static_cast<float>((static_cast<double>(rng.next() >> 11) * 0x1p-53 * 2 - 1) * bound);
+}
+
+struct Schedule {
+  int epochs = 8;
+  int batch = 256;
+  double rate = 1e-3;  // a tenth of it for the last quarter of the epochs
+  double decay = 0;
+};
+
+// Fits the weights `w` by Adam: each epoch a pass over the samples in a shuffled order, in
+// batches. `backward(i, grad)` adds sample i's gradient to `grad` and gives its loss; after each
+// epoch, `held_out(epoch, mean fitted loss)` gives the held-out loss (nothing when no sample is
+// held out). The weights of the epoch with the lowest held-out loss (else the last) are kept.
+template <typename Backward, typename HeldOut>
+void fit_weights(std::span<float> w, std::size_t samples, const Schedule& schedule, Rng& rng,
+                 Backward backward, HeldOut held_out);
+
+// Writes a network's file.
+void write_net(const std::string& path, const std::string& bytes);
+
 struct PolicyTrainOptions {
   std::vector<std::string> games;
   std::string out;
   int hidden = 32;
-  int epochs = 6;
-  int batch = 256;
-  double rate = 1e-3;
-  double decay = 0;
+  Schedule schedule;
   int holdout_percent = 5;
   std::uint64_t seed = 1;
 };
@@ -86,4 +108,34 @@ int arena::soccer::for_each_game(const std::vector<std::string>& paths, int hold
       if (!trim(line).empty()) add(line, ++lines % 100 < holdout_percent);
   }
   return lines;
+}
+
+template <typename Backward, typename HeldOut>
+void arena::soccer::fit_weights(std::span<float> w, std::size_t samples, const Schedule& schedule,
+                                Rng& rng, Backward backward, HeldOut held_out) {
+  Adam adam(w.size());
+  std::vector<float> grad(w.size());
+  std::vector<std::size_t> order(samples);
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  double best_loss = 1e300;
+  std::vector<float> best;
+  const auto batch = static_cast<std::size_t>(schedule.batch);
+  for (int epoch = 1; epoch <= schedule.epochs; ++epoch) {
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+    const double rate = schedule.rate * (epoch > schedule.epochs * 3 / 4 ? 0.1 : 1.0);
+    double sum = 0;
+    for (std::size_t b = 0; b < order.size(); b += batch) {
+      std::fill(grad.begin(), grad.end(), 0.0f);
+      const std::size_t end = std::min(order.size(), b + batch);
+      for (std::size_t k = b; k < end; ++k) sum += backward(order[k], grad);
+      adam.step(w, grad, static_cast<double>(end - b), rate, schedule.decay);
+    }
+    const std::optional<double> loss =
+        held_out(epoch, sum / static_cast<double>(std::max<std::size_t>(1, samples)));
+    if (!loss || *loss < best_loss) {  // keep the epoch that generalises best
+      best_loss = loss.value_or(0);
+      best.assign(w.begin(), w.end());
+    }
+  }
+  std::copy(best.begin(), best.end(), w.begin());
 }

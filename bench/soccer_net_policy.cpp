@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <vector>
 
 #include "core/rng.hpp"
@@ -168,43 +167,24 @@ void train_policy(const PolicyTrainOptions& o) {
 
   PolicyNet net(PolicyShape{NetInputs::count(), o.hidden}, {});
   Rng rng(o.seed);
-  auto uniform = [&](double bound) {
-    return static_cast<float>((static_cast<double>(rng.next() >> 11) * 0x1p-53 * 2 - 1) * bound);
-  };
   auto w = net.weights();
-  for (std::size_t i = net.layer1(); i < net.bias1(); ++i) w[i] = uniform(0.1);
+  for (std::size_t i = net.layer1(); i < net.bias1(); ++i) w[i] = uniform_weight(rng, 0.1);
   // The outputs start near 0: the policy starts as the search's own priors.
-  for (std::size_t i = net.layer2(); i < net.bias2(); ++i) w[i] = uniform(0.01);
+  for (std::size_t i = net.layer2(); i < net.bias2(); ++i) w[i] = uniform_weight(rng, 0.01);
 
-  Adam adam(w.size());
-  std::vector<float> grad(w.size());
-  std::vector<std::size_t> order(fit.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  double best_loss = 1e300;
-  std::vector<float> best(w.begin(), w.end());
-  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
-    const double rate = o.rate * (epoch > o.epochs * 3 / 4 ? 0.1 : 1.0);
-    double sum = 0;
-    for (std::size_t b = 0; b < order.size(); b += static_cast<std::size_t>(o.batch)) {
-      std::fill(grad.begin(), grad.end(), 0.0f);
-      const std::size_t end = std::min(order.size(), b + static_cast<std::size_t>(o.batch));
-      for (std::size_t k = b; k < end; ++k) sum += backward(net, fit, order[k], grad);
-      adam.step(w, grad, static_cast<double>(end - b), rate, o.decay);
-    }
-    const auto [loss, top] = measure(&net, held);
-    fmt::print(stderr, "epoch {}: cross-entropy {:.4f} fitted, {:.4f} held out; first {:.1f} %\n",
-               epoch, sum / static_cast<double>(fit.size()), loss, 100 * top);
-    if (held.size() == 0 || loss < best_loss) {  // keep the epoch that generalises best
-      best_loss = loss;
-      best.assign(w.begin(), w.end());
-    }
-  }
-  std::copy(best.begin(), best.end(), w.begin());
-  std::ofstream out(o.out, std::ios::binary);
+  fit_weights(
+      w, fit.size(), o.schedule, rng,
+      [&](std::size_t i, std::vector<float>& grad) { return backward(net, fit, i, grad); },
+      [&](int epoch, double fitted) -> std::optional<double> {
+        const auto [loss, top] = measure(&net, held);
+        fmt::print(stderr,
+                   "epoch {}: cross-entropy {:.4f} fitted, {:.4f} held out; first {:.1f} %\n",
+                   epoch, fitted, loss, 100 * top);
+        if (held.size() == 0) return std::nullopt;
+        return loss;
+      });
   const std::string bytes = net.serialize();
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) fail(fmt::format("cannot write {}", o.out));
+  write_net(o.out, bytes);
   const auto [loss, top] = measure(&net, held);
   fmt::print(
       "{}: {}-{}-{}, {} bytes; held out: cross-entropy {:.4f}, first {:.1f} % (the "

@@ -133,11 +133,12 @@ struct Game {
   int first_ball = -1;
 };
 
-Game play(const PolicyNet* policy, int turns) {
+Game play(const PolicyNet* policy, int turns, double share = MctsSettings{}.policy_share) {
   MctsSettings settings;
   settings.max_iterations = 200;
   settings.value_net = ValueNet::builtin();
   settings.policy_net = policy;
+  settings.policy_share = share;
   Game out;
   {
     Mcts mcts(settings);
@@ -172,7 +173,11 @@ TEST(SoccerPolicyNet, TheSearchsPriorsFollowIt) {
   EXPECT_GE(y_of(plain.first_ball), 0);
   EXPECT_EQ(play(nullptr, 0).first_ball, plain.first_ball);
   const PolicyNet back = favouring(0, -1, 40.0f);
-  EXPECT_EQ(play(&back, 0).first_ball, point_at(0, -1));
+  EXPECT_EQ(play(&back, 0, 1.0).first_ball, point_at(0, -1));
+  // Half of each prior is the policy's: still far the largest.
+  EXPECT_EQ(play(&back, 0, 0.5).first_ball, point_at(0, -1));
+  // None of it: the evaluations' priors alone.
+  EXPECT_EQ(play(&back, 0, 0.0).first_ball, plain.first_ball);
 }
 
 }  // namespace

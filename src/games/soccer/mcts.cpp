@@ -44,6 +44,10 @@ Mcts::~Mcts() {
   live_trees.fetch_sub(1, std::memory_order_relaxed);
 }
 
+double Mcts::prior_of_eval(double below_best) const {
+  return std::exp(std::max(below_best, -50.0 * settings_.prior_scale) / settings_.prior_scale);
+}
+
 double Mcts::to_value(int eval) const {
   return 1.0 / (1.0 + std::exp(-eval / settings_.value_scale));
 }
@@ -97,10 +101,11 @@ void Mcts::build(const State& s, Expansion& x) const {
   const bool networks = x.proof == Proof::Unknown && (settings_.value_net || settings_.policy_net);
   std::array<std::uint8_t, kPoints> turns;
   if (networks) evaluator.turn_distances(turns);
-  // Priors: a softmax of the evaluations of the positions after the turns, plus the policy's
-  // logit of each turn's end point (times the noise).
+  // Priors: a softmax of the evaluations of the positions after the turns, mixed with a softmax
+  // of the evaluations plus the policy's logit of each turn's end point (times the noise).
+  const bool policy = networks && settings_.policy_net;
   PolicyNet::Logits logits{};
-  if (networks && settings_.policy_net) settings_.policy_net->turn_logits(s, turns, logits);
+  if (policy) settings_.policy_net->turn_logits(s, turns, logits);
   x.priors.clear();
   double max_exponent = -1e18;
   for (std::size_t i = 0; i < x.evals.size(); ++i) {
@@ -110,9 +115,20 @@ void Mcts::build(const State& s, Expansion& x) const {
     x.priors.push_back(exponent);
     max_exponent = std::max(max_exponent, exponent);
   }
+  const double share = policy ? settings_.policy_share : 1.0;
+  double policy_total = 0, eval_total = 0;
+  for (std::size_t i = 0; i < x.priors.size(); ++i) {
+    x.priors[i] = std::exp(std::max(x.priors[i] - max_exponent, -50.0));
+    policy_total += x.priors[i];
+    if (share < 1) eval_total += prior_of_eval(x.evals[i] - max_eval);
+  }
   double total = 0;
   for (std::size_t i = 0; i < x.priors.size(); ++i) {
-    const double p = std::exp(std::max(x.priors[i] - max_exponent, -50.0)) * x.noise[i];
+    double p = x.priors[i];
+    if (share < 1)
+      p = share * p / policy_total +
+          (1 - share) * prior_of_eval(x.evals[i] - max_eval) / eval_total;
+    p *= x.noise[i];
     x.edges[i].prior = static_cast<float>(p);
     total += p;
   }

@@ -56,6 +56,9 @@ struct MctsSettings {
   const ValueNet* value_net = nullptr;
   // With a policy (policy_net.hpp), a turn's prior also has the policy's logit of its end point.
   const PolicyNet* policy_net = nullptr;
+  // Of each prior, the share the policy's softmax has; the rest is the evaluations' alone, so
+  // that a turn the policy dislikes (an opponent's reply it did not expect) is still tried.
+  double policy_share = 0.5;
   int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind
@@ -140,6 +143,9 @@ class Mcts {
   std::uint32_t append(const Expansion& x);  // adds the position; gives its index
   void expand(std::uint32_t node, std::uint32_t edge);
   double to_value(int eval) const;  // side to move's evaluation -> its win chance
+  // A turn's prior by its evaluation alone (before the softmax's sum), given how far it is below
+  // the best turn's.
+  double prior_of_eval(double below_best) const;
   std::uint32_t select(const Node& n) const;
   // One thread's share of a search: iterations until the time, the iterations, the tree's
   // memory or a proof ends it.
