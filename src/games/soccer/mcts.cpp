@@ -120,14 +120,13 @@ void Mcts::build(const State& s, Expansion& x) const {
   for (std::size_t i = 0; i < x.priors.size(); ++i) {
     x.priors[i] = std::exp(std::max(x.priors[i] - max_exponent, -50.0));
     policy_total += x.priors[i];
-    if (share < 1) eval_total += prior_of_eval(x.evals[i] - max_eval);
+    // From here on an evaluation is needed only as its prior.
+    if (share < 1) eval_total += x.evals[i] = prior_of_eval(x.evals[i] - max_eval);
   }
   double total = 0;
   for (std::size_t i = 0; i < x.priors.size(); ++i) {
     double p = x.priors[i];
-    if (share < 1)
-      p = share * p / policy_total +
-          (1 - share) * prior_of_eval(x.evals[i] - max_eval) / eval_total;
+    if (share < 1) p = share * p / policy_total + (1 - share) * x.evals[i] / eval_total;
     p *= x.noise[i];
     x.edges[i].prior = static_cast<float>(p);
     total += p;

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "games/soccer/net_files.hpp"
 #include "games/soccer/net_weights.hpp"
 #include "games/soccer/value_net.hpp"
 
@@ -61,18 +60,7 @@ std::string PolicyNet::serialize() const {
 }
 
 const PolicyNet* PolicyNet::builtin() {
-  static const std::optional<PolicyNet> net = []() -> std::optional<PolicyNet> {
-    const std::optional<std::string_view> body = builtin_net_file("soccer-policy.net");
-    if (!body) return std::nullopt;
-    Parsed<PolicyNet> parsed =
-        parse({reinterpret_cast<const unsigned char*>(body->data()), body->size()});
-    if (!parsed) {
-      fmt::print(stderr, "arena: the built-in Paper Soccer policy: {}\n", parsed.error);
-      return std::nullopt;
-    }
-    return std::move(*parsed.value);
-  }();
-  return net ? &*net : nullptr;
+  return builtin_net<PolicyNet>("soccer-policy.net", "policy");
 }
 
 void PolicyNet::logits(std::span<const std::uint16_t> active, Logits& out,

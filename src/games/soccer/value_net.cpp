@@ -11,7 +11,6 @@
 
 #include "games/soccer/eval.hpp"
 #include "games/soccer/geometry.hpp"
-#include "games/soccer/net_files.hpp"
 #include "games/soccer/net_weights.hpp"
 #include "games/soccer/turn_distance.hpp"
 
@@ -194,18 +193,7 @@ std::string ValueNet::serialize() const {
 }
 
 const ValueNet* ValueNet::builtin() {
-  static const std::optional<ValueNet> net = []() -> std::optional<ValueNet> {
-    const std::optional<std::string_view> body = builtin_net_file("soccer-value.net");
-    if (!body) return std::nullopt;
-    Parsed<ValueNet> parsed =
-        parse({reinterpret_cast<const unsigned char*>(body->data()), body->size()});
-    if (!parsed) {
-      fmt::print(stderr, "arena: the built-in Paper Soccer network: {}\n", parsed.error);
-      return std::nullopt;
-    }
-    return std::move(*parsed.value);
-  }();
-  return net ? &*net : nullptr;
+  return builtin_net<ValueNet>("soccer-value.net", "network");
 }
 
 double turn_eval(const State& after, Side mover) {
