@@ -98,15 +98,18 @@ TEST(SoccerPolicyNet, ItsLogitsAreByThePointsAsTheSideToMoveSeesThem) {
 
   const State white = State::start();
   ASSERT_EQ(white.side_to_move(), Side::White);
+  std::vector<std::uint16_t> active;
   turn_distances(white, turns);
-  net.turn_logits(white, turns, by_point);
+  NetInputs::in_view(white, turns, false, active);
+  net.turn_logits(white, active, by_point);
   EXPECT_FLOAT_EQ(by_point[point_at(1, 2)], 4.0f);  // White attacks north
   EXPECT_EQ(std::count(by_point.begin(), by_point.end(), 0.0f), kPoints - 1);
 
   State black = walk(State::start(), {0});  // one step: Black to move
   ASSERT_EQ(black.side_to_move(), Side::Black);
   turn_distances(black, turns);
-  net.turn_logits(black, turns, by_point);
+  NetInputs::in_view(black, turns, false, active);
+  net.turn_logits(black, active, by_point);
   EXPECT_FLOAT_EQ(by_point[point_at(1, -2)], 4.0f);  // the field turned for Black
   EXPECT_EQ(std::count(by_point.begin(), by_point.end(), 0.0f), kPoints - 1);
   EXPECT_EQ(NetInputs::seen_point(black, point_at(1, -2), false), point_at(1, 2));
@@ -120,8 +123,10 @@ TEST(SoccerPolicyNet, TheProgramHasOne) {
   std::array<std::uint8_t, kPoints> turns;
   const State s = State::start();
   turn_distances(s, turns);
+  std::vector<std::uint16_t> active;
+  NetInputs::in_view(s, turns, false, active);
   PolicyNet::Logits by_point;
-  net->turn_logits(s, turns, by_point);
+  net->turn_logits(s, active, by_point);
   EXPECT_TRUE(std::ranges::all_of(by_point, [](float v) { return std::isfinite(v); }));
   EXPECT_NE(*std::ranges::max_element(by_point), *std::ranges::min_element(by_point));
 }

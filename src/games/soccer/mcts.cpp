@@ -99,13 +99,18 @@ void Mcts::build(const State& s, Expansion& x) const {
   }
   if (all_lose && x.complete) x.proof = Proof::Win;
   const bool networks = x.proof == Proof::Unknown && (settings_.value_net || settings_.policy_net);
-  std::array<std::uint8_t, kPoints> turns;
-  if (networks) evaluator.turn_distances(turns);
+  // Both networks read the same inputs: made once.
+  thread_local std::vector<std::uint16_t> active;
+  if (networks) {
+    std::array<std::uint8_t, kPoints> turns;
+    evaluator.turn_distances(turns);
+    NetInputs::in_view(s, turns, false, active);
+  }
   // Priors: a softmax of the evaluations of the positions after the turns, mixed with a softmax
   // of the evaluations plus the policy's logit of each turn's end point (times the noise).
   const bool policy = networks && settings_.policy_net;
   PolicyNet::Logits logits{};
-  if (policy) settings_.policy_net->turn_logits(s, turns, logits);
+  if (policy) settings_.policy_net->turn_logits(s, active, logits);
   x.priors.clear();
   double max_exponent = -1e18;
   for (std::size_t i = 0; i < x.evals.size(); ++i) {
@@ -134,7 +139,7 @@ void Mcts::build(const State& s, Expansion& x) const {
   for (Edge& e : x.edges) e.prior = static_cast<float>(e.prior / total);
   x.value = x.proof == Proof::Win ? 1.0 : x.proof == Proof::Loss ? 0.0 : 1.0 - best;
   if (networks && settings_.value_net)
-    x.value = 1.0 - settings_.value_net->win_chance(s, max_eval, turns);
+    x.value = 1.0 - settings_.value_net->win_chance(active, max_eval);
 }
 
 std::uint32_t Mcts::append(const Expansion& x) {

@@ -87,10 +87,8 @@ void PolicyNet::logits(std::span<const std::uint16_t> active, Logits& out) const
   logits(active, out, sum1);
 }
 
-void PolicyNet::turn_logits(const State& s, const std::array<std::uint8_t, kPoints>& turns,
+void PolicyNet::turn_logits(const State& s, std::span<const std::uint16_t> active,
                             Logits& by_point) const {
-  thread_local std::vector<std::uint16_t> active;
-  NetInputs::in_view(s, turns, false, active);
   Logits seen;
   logits(active, seen);
   for (int p = 0; p < kPoints; ++p) by_point[p] = seen[NetInputs::seen_point(s, p, false)];

@@ -50,9 +50,9 @@ class PolicyNet {
   void logits(std::span<const std::uint16_t> active, Logits& out) const;
   // The same, keeping the hidden layer's sums (for training: bench/soccer_net).
   void logits(std::span<const std::uint16_t> active, Logits& out, std::vector<float>& sum1) const;
-  // The logits of `s` by the field's own points, given its turn distances (turn_distances).
-  void turn_logits(const State& s, const std::array<std::uint8_t, kPoints>& turns,
-                   Logits& by_point) const;
+  // The logits of `s` by the field's own points, given its inputs (NetInputs::in_view, not
+  // mirrored).
+  void turn_logits(const State& s, std::span<const std::uint16_t> active, Logits& by_point) const;
 
   std::size_t layer1() const { return 0; }
   std::size_t bias1() const { return static_cast<std::size_t>(shape_.inputs) * shape_.hidden; }

@@ -253,13 +253,12 @@ float ValueNet::output(std::span<const std::uint16_t> active, float base, Activa
 double ValueNet::win_chance(const State& s, double lookahead) const {
   std::array<std::uint8_t, kPoints> turns;
   turn_distances(s, turns);
-  return win_chance(s, lookahead, turns);
-}
-
-double ValueNet::win_chance(const State& s, double lookahead,
-                            const std::array<std::uint8_t, kPoints>& turns) const {
   thread_local std::vector<std::uint16_t> active;
   NetInputs::in_view(s, turns, false, active);
+  return win_chance(active, lookahead);
+}
+
+double ValueNet::win_chance(std::span<const std::uint16_t> active, double lookahead) const {
   return 0.5 + 0.5 * output(active, static_cast<float>(lookahead / kEvalScale));
 }
 

@@ -106,9 +106,9 @@ class ValueNet {
   float output(std::span<const std::uint16_t> active, float base, Activations& keep) const;
   // The side to move's chance to win, in (0, 1), given lookahead_eval(s).
   double win_chance(const State& s, double lookahead) const;
-  // The same, given turn_distances(s) (the search has them from its evaluator's masks).
-  double win_chance(const State& s, double lookahead,
-                    const std::array<std::uint8_t, kPoints>& turns) const;
+  // The same, given the position's inputs (NetInputs; the search makes them once for both
+  // networks, from its evaluator's turn distances).
+  double win_chance(std::span<const std::uint16_t> active, double lookahead) const;
 
   // Offsets into weights().
   std::size_t layer1() const { return 0; }
