@@ -1,7 +1,7 @@
 // Trains the Paper Soccer value network (docs/soccer-net.md) by self-play:
 //
 //   soccer_net play  --games N --iterations K -o games.txt    self-play games of the tree search
-//   soccer_net train games.txt ... -o data/nets/soccer-value.net
+//   soccer_net train games.txt ... -o data/nets/soccer-value.net [--from the last round's]
 //
 // `play` starts each game from an opening of the book, played by the tree search with its priors
 // seeded per game (so games differ), and writes one line per game: the turns, each with the
@@ -104,11 +104,7 @@ std::vector<std::vector<Turn>> read_book(std::string path) {
 template <typename Net>
 std::optional<Net> load_net(const std::string& path) {
   if (path.empty()) return std::nullopt;
-  const std::string bytes = read_file(path);
-  Parsed<Net> net =
-      Net::parse({reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()});
-  if (!net) fail(fmt::format("{}: {}", path, net.error));
-  return std::move(*net.value);
+  return read_net<Net>(path);
 }
 
 // --- play -----------------------------------------------------------------------------------
@@ -186,6 +182,7 @@ struct TrainOptions {
   std::vector<std::string> games;
   std::string out;
   int hidden1 = 64, hidden2 = 32;
+  std::string from;  // start from this network's weights (and shape), not random ones
   Schedule schedule{20, 256, 1e-3,
                     0};       // decay: decoupled weight decay (AdamW), a share of the rate
   double result_share = 0.5;  // of the target: the game's result; the rest is the search's value
@@ -280,15 +277,21 @@ void train(const TrainOptions& o) {
   fmt::print(stderr, "the search's look-ahead alone: mean squared error {:.4f} held out\n",
              eval_error);
 
-  const NetShape shape{NetInputs::count(), o.hidden1, o.hidden2};
-  ValueNet net(shape, {});
+  ValueNet net = o.from.empty() ? ValueNet(NetShape{NetInputs::count(), o.hidden1, o.hidden2}, {})
+                                : read_net<ValueNet>(o.from);
+  const NetShape shape = net.shape();
   Rng rng(o.seed);
   auto w = net.weights();
-  for (std::size_t i = net.layer1(); i < net.bias1(); ++i) w[i] = uniform_weight(rng, 0.1);
-  for (std::size_t i = net.layer2(); i < net.bias2(); ++i)
-    w[i] = uniform_weight(rng, std::sqrt(6.0 / o.hidden1));
-  // The output starts near 0: the network starts as the evaluation.
-  for (std::size_t i = net.layer3(); i < net.bias3(); ++i) w[i] = uniform_weight(rng, 0.01);
+  if (o.from.empty()) {
+    for (std::size_t i = net.layer1(); i < net.bias1(); ++i) w[i] = uniform_weight(rng, 0.1);
+    for (std::size_t i = net.layer2(); i < net.bias2(); ++i)
+      w[i] = uniform_weight(rng, std::sqrt(6.0 / o.hidden1));
+    // The output starts near 0: the network starts as the evaluation.
+    for (std::size_t i = net.layer3(); i < net.bias3(); ++i) w[i] = uniform_weight(rng, 0.01);
+  } else {
+    fmt::print(stderr, "starting from {}: held-out mean squared error {:.4f}\n", o.from,
+               mean_error(net, held));
+  }
 
   ValueNet::Activations pass;
   fit_weights(
@@ -350,6 +353,13 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--hidden2", t.hidden2, "Units of the second hidden layer")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxHidden));
+  train_cmd
+      ->add_option("--from", t.from,
+                   "Start from this network's weights and shape (a further round on new "
+                   "games), not random ones")
+      ->check(CLI::ExistingFile)
+      ->excludes(train_cmd->get_option("--hidden1"))
+      ->excludes(train_cmd->get_option("--hidden2"));
   train_cmd->add_option("--epochs", t.schedule.epochs, "Passes over the positions")
       ->capture_default_str()
       ->check(CLI::Range(1, 10'000));
@@ -380,6 +390,12 @@ int main(int argc, char** argv) {
   policy_cmd->add_option("--hidden", pt.hidden, "Units of the hidden layer")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxHidden));
+  policy_cmd
+      ->add_option("--from", pt.from,
+                   "Start from this policy's weights and shape (a further round on new games), "
+                   "not random ones")
+      ->check(CLI::ExistingFile)
+      ->excludes(policy_cmd->get_option("--hidden"));
   policy_cmd->add_option("--epochs", pt.schedule.epochs, "Passes over the positions")
       ->capture_default_str()
       ->check(CLI::Range(1, 10'000));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/parse_result.hpp"
 #include "core/rng.hpp"
 #include "games/soccer/state.hpp"
 #include "games/soccer/turn.hpp"
@@ -82,10 +83,21 @@ void fit_weights(std::span<float> w, std::size_t samples, const Schedule& schedu
 // Writes a network's file.
 void write_net(const std::string& path, const std::string& bytes);
 
+// Reads a network's file (ValueNet or PolicyNet); fails with the reason it does not parse.
+template <typename Net>
+Net read_net(const std::string& path) {
+  const std::string bytes = read_file(path);
+  Parsed<Net> net =
+      Net::parse({reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()});
+  if (!net) fail(path + ": " + net.error);
+  return std::move(*net.value);
+}
+
 struct PolicyTrainOptions {
   std::vector<std::string> games;
   std::string out;
   int hidden = 32;
+  std::string from;  // start from this policy's weights (and shape), not random ones
   Schedule schedule;
   int holdout_percent = 5;
   std::uint64_t seed = 1;

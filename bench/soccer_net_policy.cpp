@@ -165,12 +165,19 @@ void train_policy(const PolicyTrainOptions& o) {
              static_cast<double>(fit.point.size()) / static_cast<double>(fit.size()), base_loss,
              100 * base_top);
 
-  PolicyNet net(PolicyShape{NetInputs::count(), o.hidden}, {});
+  PolicyNet net = o.from.empty() ? PolicyNet(PolicyShape{NetInputs::count(), o.hidden}, {})
+                                 : read_net<PolicyNet>(o.from);
   Rng rng(o.seed);
   auto w = net.weights();
-  for (std::size_t i = net.layer1(); i < net.bias1(); ++i) w[i] = uniform_weight(rng, 0.1);
-  // The outputs start near 0: the policy starts as the search's own priors.
-  for (std::size_t i = net.layer2(); i < net.bias2(); ++i) w[i] = uniform_weight(rng, 0.01);
+  if (o.from.empty()) {
+    for (std::size_t i = net.layer1(); i < net.bias1(); ++i) w[i] = uniform_weight(rng, 0.1);
+    // The outputs start near 0: the policy starts as the search's own priors.
+    for (std::size_t i = net.layer2(); i < net.bias2(); ++i) w[i] = uniform_weight(rng, 0.01);
+  } else {
+    const auto [loss, top] = measure(&net, held);
+    fmt::print(stderr, "starting from {}: cross-entropy {:.4f}, first {:.1f} % held out\n", o.from,
+               loss, 100 * top);
+  }
 
   fit_weights(
       w, fit.size(), o.schedule, rng,
@@ -189,8 +196,8 @@ void train_policy(const PolicyTrainOptions& o) {
   fmt::print(
       "{}: {}-{}-{}, {} bytes; held out: cross-entropy {:.4f}, first {:.1f} % (the "
       "search's priors alone: {:.4f}, {:.1f} %)\n",
-      o.out, net.shape().inputs, o.hidden, PolicyShape::kOutputs, bytes.size(), loss, 100 * top,
-      base_loss, 100 * base_top);
+      o.out, net.shape().inputs, net.shape().hidden, PolicyShape::kOutputs, bytes.size(), loss,
+      100 * top, base_loss, 100 * base_top);
 }
 
 }  // namespace arena::soccer
