@@ -51,6 +51,30 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
+namespace {
+
+// "i:v i:v ...": each visited turn's index and visits.
+std::vector<TurnVisits> parse_visits(std::string_view text, const std::string& item) {
+  std::vector<TurnVisits> out;
+  for (const std::string_view word : words(text)) {
+    const auto colon = word.find(':');
+    TurnVisits v;
+    const char* end = word.data() + word.size();
+    const auto [a, e1] =
+        std::from_chars(word.data(), word.data() + std::min(colon, word.size()), v.turn);
+    const auto [b, e2] = colon == std::string_view::npos
+                             ? std::from_chars_result{nullptr, std::errc::invalid_argument}
+                             : std::from_chars(word.data() + colon + 1, end, v.visits);
+    if (e1 != std::errc{} || a != word.data() + colon || e2 != std::errc{} || b != end ||
+        v.turn < 0 || v.turn > 0xFFFF || v.visits == 0)
+      fail(fmt::format("a game line with bad visits '{}': {}", word, item));
+    out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<Outcome> read_game(const std::string& line, std::vector<Played>& seen) {
   seen.clear();
   State s = State::start();
@@ -62,14 +86,18 @@ std::optional<Outcome> read_game(const std::string& line, std::vector<Played>& s
     const auto space = item.find(' ');
     if (space == std::string::npos) fail(fmt::format("a game line without turns: {}", line));
     const std::string q = item.substr(0, space);
-    Parsed<Turn> turn = parse_turn(item.substr(space + 1));
+    const auto slash = item.find('/', space);  // the visits follow the turn, if written
+    Parsed<Turn> turn = parse_turn(item.substr(space + 1, slash - std::min(slash, space + 1)));
     if (!turn) fail(fmt::format("a game line with a bad turn '{}': {}", item, turn.error));
     if (q != "-" && evaluate(s) != kGoalThreat) {
       double chance = -1;
       const auto [end, error] = std::from_chars(q.data(), q.data() + q.size(), chance);
       if (error != std::errc{} || end != q.data() + q.size() || !(chance >= 0 && chance <= 1))
         fail(fmt::format("a game line with a win chance that is not 0..1: '{}'", q));
-      seen.push_back({s, chance, *turn.value});
+      seen.push_back({s, chance, *turn.value,
+                      slash == std::string::npos
+                          ? std::vector<TurnVisits>{}
+                          : parse_visits(std::string_view(item).substr(slash + 1), item)});
     }
     if (!play_turn(s, *turn.value)) fail(fmt::format("a game line with an illegal turn: {}", item));
   }
@@ -117,7 +145,8 @@ struct PlayOptions {
   std::string policy;  // and this policy
   std::uint64_t seed = 1;
   int threads = 2;
-  int first = 0;  // the number of the first game (to go on with a run, or replay one game)
+  int first = 0;        // the number of the first game (to go on with a run, or replay one game)
+  bool visits = false;  // write the visits the search gave each turn (a policy's target)
   std::string out;
 };
 
@@ -127,7 +156,8 @@ double win_chance(int score) {
   return 1 / (1 + std::exp(-score / MctsSettings{}.value_scale));
 }
 
-// One game: "q N d1 .. dN; ..." with "-" for the book's turns.
+// One game: "q N d1 .. dN; ..." with "-" for the book's turns, and with `visits`
+// "q N d1 .. dN / i:v i:v ...; ...", the visits of each turn the search visited by its index.
 std::string play_game(const PlayOptions& o, const std::vector<std::vector<Turn>>& book,
                       const ValueNet* net, const PolicyNet* policy, int game) {
   Rng rng(o.seed * 1'000'003 + static_cast<std::uint64_t>(game));
@@ -146,7 +176,13 @@ std::string play_game(const PlayOptions& o, const std::vector<std::vector<Turn>>
   Mcts mcts(settings);
   while (!s.over()) {
     const TurnChoice c = mcts.choose(s);
-    line += fmt::format("{:.3f} {}; ", win_chance(c.score), turn_text(c.turn));
+    line += fmt::format("{:.3f} {}", win_chance(c.score), turn_text(c.turn));
+    if (o.visits) {
+      line += " /";
+      for (const TurnVisits& v : mcts.root_visits())
+        line += fmt::format(" {}:{}", v.turn, v.visits);
+    }
+    line += "; ";
     if (!play_turn(s, c.turn)) fail("the search chose an illegal turn");
   }
   line.resize(line.size() - 2);
@@ -342,6 +378,9 @@ int main(int argc, char** argv) {
   play_cmd->add_option("--first", p.first, "Number of the first game (games are seeded by it)")
       ->capture_default_str()
       ->check(CLI::Range(0, 10'000'000));
+  play_cmd->add_flag("--visits", p.visits,
+                     "Write the visits the search gave each turn of the root (the first look at "
+                     "each counts one), for 'train-policy --visits'");
   play_cmd->add_option("-o,--out", p.out, "Append the games to this file")->required();
   TrainOptions t;
   CLI::App* train_cmd = app.add_subcommand("train", "Fit the network to self-play games");
@@ -396,6 +435,9 @@ int main(int argc, char** argv) {
                    "not random ones")
       ->check(CLI::ExistingFile)
       ->excludes(policy_cmd->get_option("--hidden"));
+  policy_cmd->add_flag("--visits", pt.visits,
+                       "Fit the share of the search's visits each turn had (games of 'play "
+                       "--visits'), not the turn it played");
   policy_cmd->add_option("--epochs", pt.schedule.epochs, "Passes over the positions")
       ->capture_default_str()
       ->check(CLI::Range(1, 10'000));

@@ -10,6 +10,7 @@
 
 #include "core/parse_result.hpp"
 #include "core/rng.hpp"
+#include "games/soccer/mcts.hpp"
 #include "games/soccer/state.hpp"
 #include "games/soccer/turn.hpp"
 
@@ -19,11 +20,13 @@ namespace arena::soccer {
 std::string read_file(const std::string& path);
 
 // A position of a game's line that the networks would judge (not over, no goal in reach), with
-// the turn the search played there and its win chance.
+// the turn the search played there, its win chance and, where the line has them, the visits the
+// search gave each turn (by its index in the position's TurnOptions).
 struct Played {
   State state;
   double q;
   Turn turn;
+  std::vector<TurnVisits> visits;
 };
 
 // The positions of one game's line that the networks would judge, and how the game ended
@@ -97,7 +100,8 @@ struct PolicyTrainOptions {
   std::vector<std::string> games;
   std::string out;
   int hidden = 32;
-  std::string from;  // start from this policy's weights (and shape), not random ones
+  std::string from;     // start from this policy's weights (and shape), not random ones
+  bool visits = false;  // the target: the search's visits of each turn, not the turn it played
   Schedule schedule;
   int holdout_percent = 5;
   std::uint64_t seed = 1;

@@ -1,8 +1,9 @@
 // bench/soccer_net's `train-policy`: fits the policy (policy_net.hpp) to the turns the tree
-// search played in self-play. A sample is a position that starts a turn, with each of its listed
-// turns' end point and prior exponent without the policy (the search's own); the loss is the
-// cross-entropy of the played turn under the softmax of those exponents plus the policy's logits
-// of the end points. Each position is also seen mirrored left to right.
+// search played in self-play, or to the share of its visits each turn had (`--visits`). A sample
+// is a position that starts a turn, with each of its listed turns' end point, prior exponent
+// without the policy (the search's own) and target share (1 for the played turn, or its visits'
+// share); the loss is the cross-entropy of the targets under the softmax of those exponents plus
+// the policy's logits of the end points. Each position is also seen mirrored left to right.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -27,13 +28,34 @@ struct PolicySamples {
   std::vector<std::uint32_t> start{0};
   std::vector<std::uint8_t> point;  // each listed turn's end point, as the side to move sees it
   std::vector<float> base;          // its prior exponent without the policy
+  std::vector<float> target;        // its share of the target
   std::vector<std::uint32_t> first_turn{0};
-  std::vector<std::uint16_t> played;  // the played turn's index among the sample's turns
-  std::size_t size() const { return played.size(); }
+  std::vector<std::uint16_t> best;  // the index of the turn of the largest target share
+  std::size_t size() const { return best.size(); }
 };
 
-// The samples of one game's line: each judged position whose played turn is among the listed.
-void add_policy_game(const std::string& line, PolicySamples& out) {
+// Each listed turn's target share (1 for the turn played, or its share of the visits), into
+// `target`; false when the position has no target.
+bool targets(const Played& p, const TurnOptions& turns, int played, bool visits,
+             std::vector<float>& target) {
+  target.assign(static_cast<std::size_t>(turns.size()), 0.0f);
+  if (!visits) {
+    if (played < 0) return false;
+    target[static_cast<std::size_t>(played)] = 1;
+    return true;
+  }
+  double total = 0;
+  for (const TurnVisits& v : p.visits) total += v.visits;
+  if (total == 0) return false;
+  for (const TurnVisits& v : p.visits) {
+    if (v.turn >= turns.size()) fail("a game line with visits of a turn that is not listed");
+    target[static_cast<std::size_t>(v.turn)] = static_cast<float>(v.visits / total);
+  }
+  return true;
+}
+
+// The samples of one game's line: each judged position with a target.
+void add_policy_game(const std::string& line, bool visits, PolicySamples& out) {
   std::vector<Played> seen;
   read_game(line, seen);
   const MctsSettings search;
@@ -41,6 +63,7 @@ void add_policy_game(const std::string& line, PolicySamples& out) {
   std::vector<double> evals;
   std::vector<std::uint16_t> active;
   std::array<std::uint8_t, kPoints> distances;
+  std::vector<float> target;
   for (const Played& p : seen) {
     State after = p.state;
     if (!play_turn(after, p.turn)) fail("a game line with an illegal turn");
@@ -53,7 +76,8 @@ void add_policy_game(const std::string& line, PolicySamples& out) {
       if (turns.after(i).hash() == after.hash() && turns.after(i).ball() == after.ball())
         played = i;
     }
-    if (played < 0 || turns.size() < 2) continue;
+    if (turns.size() < 2 || !targets(p, turns, played, visits, target)) continue;
+    const auto best_turn = std::max_element(target.begin(), target.end()) - target.begin();
     const double best = *std::max_element(evals.begin(), evals.end());
     turn_distances(p.state, distances);
     for (const bool mirrored : {false, true}) {
@@ -65,9 +89,10 @@ void add_policy_game(const std::string& line, PolicySamples& out) {
             NetInputs::seen_point(p.state, turns.after(i).ball(), mirrored)));
         out.base.push_back(static_cast<float>(
             std::max(evals[i] - best, -50.0 * search.prior_scale) / search.prior_scale));
+        out.target.push_back(target[static_cast<std::size_t>(i)]);
       }
       out.first_turn.push_back(static_cast<std::uint32_t>(out.point.size()));
-      out.played.push_back(static_cast<std::uint16_t>(played));
+      out.best.push_back(static_cast<std::uint16_t>(best_turn));
     }
   }
 }
@@ -77,8 +102,8 @@ float leaky_slope(float v) {
 }
 
 struct Fit {
-  double loss = 0;   // the played turn's cross-entropy
-  bool top = false;  // the played turn had the highest prior
+  double loss = 0;   // the targets' cross-entropy
+  bool top = false;  // the turn of the largest target had the highest prior
 };
 
 // The softmax over sample i's turns of their exponents plus the logits, into `p`.
@@ -91,14 +116,20 @@ Fit softmax(const PolicySamples& s, std::size_t i, const PolicyNet::Logits& logi
     p[k - a] = s.base[k] + logits[s.point[k]];
     max = std::max(max, p[k - a]);
   }
-  const double played = p[s.played[i]];
+  const double top = p[s.best[i]];
+  double loss = 0;
   double total = 0;
   for (double& v : p) total += v = std::exp(v - max);
+  for (std::uint32_t k = a; k < b; ++k)
+    if (s.target[k] != 0) {
+      const double exponent = s.base[k] + logits[s.point[k]];
+      loss += s.target[k] * (std::log(total) + max - exponent);
+    }
   for (double& v : p) v /= total;
-  return {std::log(total) + max - played, played >= max};
+  return {loss, top >= max};
 }
 
-// Mean cross-entropy and share of samples whose played turn had the highest prior.
+// Mean cross-entropy and share of samples whose turn of the largest target had the highest prior.
 std::pair<double, double> measure(const PolicyNet* net, const PolicySamples& s) {
   double loss = 0, top = 0;
   PolicyNet::Logits logits{};
@@ -125,7 +156,8 @@ double backward(const PolicyNet& net, const PolicySamples& s, std::size_t i,
   std::array<float, PolicyShape::kOutputs> d{};
   const std::uint32_t a = s.first_turn[i];
   for (std::size_t k = 0; k < p.size(); ++k) d[s.point[a + k]] += static_cast<float>(p[k]);
-  d[s.point[a + s.played[i]]] -= 1;
+  for (std::size_t k = 0; k < p.size(); ++k)
+    if (s.target[a + k] != 0) d[s.point[a + k]] -= s.target[a + k];
   const int hn = net.shape().hidden;
   const auto w = net.weights();
   std::vector<float> g1(static_cast<std::size_t>(hn), 0.0f);
@@ -152,18 +184,19 @@ double backward(const PolicyNet& net, const PolicySamples& s, std::size_t i,
 
 void train_policy(const PolicyTrainOptions& o) {
   PolicySamples fit, held;
-  const int lines = for_each_game(
-      o.games, o.holdout_percent,
-      [&](const std::string& line, bool out) { add_policy_game(line, out ? held : fit); });
+  const int lines =
+      for_each_game(o.games, o.holdout_percent, [&](const std::string& line, bool out) {
+        add_policy_game(line, o.visits, out ? held : fit);
+      });
   if (fit.size() == 0) fail("no positions to train on");
   const auto [base_loss, base_top] = measure(nullptr, held);
   fmt::print(stderr,
              "{} games: {} positions to fit, {} held out (each also mirrored), {:.1f} turns a "
-             "position\nthe search's priors alone: cross-entropy {:.4f}, the played turn first in "
+             "position\nthe search's priors alone: cross-entropy {:.4f}, {} first in "
              "{:.1f} % held out\n",
              lines, fit.size() / 2, held.size() / 2,
              static_cast<double>(fit.point.size()) / static_cast<double>(fit.size()), base_loss,
-             100 * base_top);
+             o.visits ? "the most visited turn" : "the played turn", 100 * base_top);
 
   PolicyNet net = o.from.empty() ? PolicyNet(PolicyShape{NetInputs::count(), o.hidden}, {})
                                  : read_net<PolicyNet>(o.from);

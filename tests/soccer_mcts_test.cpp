@@ -60,6 +60,47 @@ TEST(SoccerMcts, SameIterationsSameTurn) {
   EXPECT_GT(compared, 20);
 }
 
+// The root's visits are recorded by the turns' places in the position's list: the most visited
+// is the turn played (unless a proof decided), and they add up to the iterations (and the first
+// look at each root turn).
+TEST(SoccerMcts, RootVisitsNameTheTurnsSearched) {
+  int compared = 0;
+  random_positions(5, 3, [&](const State& s) {
+    Mcts mcts(iterations(300));
+    const TurnChoice c = mcts.choose(s);
+    const std::vector<TurnVisits> visits = mcts.root_visits();
+    TurnOptions turns;
+    turns.list(s, MctsSettings{}.turns);
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < visits.size(); ++i) {
+      ASSERT_GE(visits[i].turn, 0);
+      ASSERT_LT(visits[i].turn, turns.size());
+      EXPECT_GT(visits[i].visits, 0u);
+      if (i > 0) {
+        EXPECT_LT(visits[i - 1].turn, visits[i].turn);
+      }
+      total += visits[i].visits;
+    }
+    if (std::abs(c.score) >= kWinBound) return;  // a proof chose
+    ASSERT_FALSE(visits.empty());
+    // Each iteration passes one root turn; each root turn is also looked at once at the start.
+    EXPECT_GE(total, c.nodes);
+    EXPECT_LE(total, c.nodes + static_cast<std::uint64_t>(turns.size()));
+    const auto most = std::max_element(
+        visits.begin(), visits.end(),
+        [](const TurnVisits& a, const TurnVisits& b) { return a.visits < b.visits; });
+    State played = s, expected = s;
+    ASSERT_TRUE(play_turn(played, c.turn));
+    ASSERT_TRUE(play_turn(expected, turns.turn(most->turn)));
+    if (std::count_if(visits.begin(), visits.end(),
+                      [&](const TurnVisits& v) { return v.visits == most->visits; }) == 1) {
+      EXPECT_EQ(played.hash(), expected.hash());
+    }
+    ++compared;
+  });
+  EXPECT_GT(compared, 10);
+}
+
 // A game of the engine against itself, both sides with the same settings.
 std::vector<Turn> self_play(const MctsSettings& settings, int turns) {
   Mcts white(settings), black(settings);

@@ -301,6 +301,17 @@ void Mcts::back_up(const std::vector<std::uint32_t>& path, double value) {
   }
 }
 
+std::vector<TurnVisits> Mcts::root_visits() const {
+  std::vector<TurnVisits> out;
+  if (nodes_.empty()) return out;
+  const Node& root = nodes_[0];
+  for (std::uint32_t i = root.first_edge; i < root.first_edge + root.edge_count; ++i)
+    if (edges_[i].visits > 0) out.push_back({edges_[i].turn, edges_[i].visits});
+  std::sort(out.begin(), out.end(),
+            [](const TurnVisits& a, const TurnVisits& b) { return a.turn < b.turn; });
+  return out;
+}
+
 // The node two turns below the root (our turn, then the opponent's) with this position, if the
 // last search built it; 0 if none.
 std::uint32_t Mcts::find_reply(const State& s) const {

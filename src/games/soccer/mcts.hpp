@@ -77,6 +77,13 @@ struct MctsSettings {
   std::optional<std::chrono::milliseconds> time;
 };
 
+// A turn of a position (its index in the position's TurnOptions) and the visits a search gave it.
+struct TurnVisits {
+  int turn = 0;
+  std::uint32_t visits = 0;
+  bool operator==(const TurnVisits&) const = default;
+};
+
 class Mcts {
  public:
   explicit Mcts(MctsSettings settings = {});
@@ -86,6 +93,10 @@ class Mcts {
   // `s` is not over. score: the root's win chance in engine-like units (side to move's view),
   // depth: the length of the most visited line in turns, nodes: iterations (of all threads).
   TurnChoice choose(const State& s);
+
+  // The last choice's root turns that its search visited, in the order of the root's list:
+  // self-play's record of what the search thought of each turn (a policy's target).
+  std::vector<TurnVisits> root_visits() const;
 
   std::size_t tree_positions() const { return nodes_.size(); }
   // The CPU time the last choice used, as cpu_time counts it (0 without cpu_time).
