@@ -281,6 +281,25 @@ TEST(MatchBooks, TheShippedBooksAreLegalAndDistinct) {
   }
 }
 
+// Paper Soccer's book of openings near the start (docs/soccer-net.md): all 56 of 2 turns and 300
+// of 3, legal and distinct.
+TEST(MatchBooks, TheEarlySoccerBookIsLegalAndDistinct) {
+  const GameInfo& g = *find_game("soccer");
+  auto book =
+      read_book(g, {}, std::filesystem::path(ARENA_SOURCE_DIR) / "data/books/soccer-early.txt");
+  ASSERT_TRUE(book) << book.error;
+  ASSERT_EQ(book.value->openings.size(), 356u);
+  std::set<std::uint64_t> positions;
+  std::size_t two_turns = 0;
+  for (const auto& o : book.value->openings) {
+    positions.insert((*position_after(g, {}, o).value)->hash());
+    two_turns += o.size() == 2;
+    EXPECT_TRUE(o.size() == 2 || o.size() == 3);
+  }
+  EXPECT_EQ(two_turns, 56u);
+  EXPECT_EQ(positions.size(), book.value->openings.size());
+}
+
 // A book for games against outside engines: `count` legal, distinct openings, every score
 // (the deepest judging search's) within +-150.
 void expect_balanced_morris_book(const std::string& file, std::size_t count) {
