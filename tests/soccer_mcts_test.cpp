@@ -47,6 +47,25 @@ TEST(SoccerMcts, ScoresThroughABounce) {
   EXPECT_GE(c.score, kWinBound);
 }
 
+// A game lost to jdermont: after these 18 turns its turn `3 7 0 1` wins, because it leaves the
+// other side one turn that does not let it score at once, and that turn loses five turns later.
+// The search values that forced position by its one safe turn, which looks good; with the
+// forced penalty it searches the forcing turn until the win is proven.
+TEST(SoccerMcts, SearchesAForcingTurnUntilItsWinIsProven) {
+  State s = State::start();
+  for (const char* turn :
+       {"1 0", "1 0", "1 1", "1 6", "1 6", "1 5", "1 0", "1 7", "2 5 3", "1 3", "6 0 6 1 2 3 2",
+        "2 5 7", "4 1 3 0 2", "1 1", "2 3 5", "3 7 5 3", "1 3", "4 1 7 5 6"})
+    ASSERT_TRUE(play_turn(s, *parse_turn(turn).value)) << turn;
+  MctsSettings settings = iterations(5000);
+  settings.value_net = ValueNet::builtin();
+  settings.policy_net = PolicyNet::builtin();
+  settings.forced_penalty = 0.5;
+  const TurnChoice c = Mcts(settings).choose(s);
+  EXPECT_EQ(turn_text(c.turn), "3 7 0 1");
+  EXPECT_GE(c.score, kWinBound);
+}
+
 TEST(SoccerMcts, SameIterationsSameTurn) {
   int compared = 0;
   random_positions(5, 3, [&](const State& s) {

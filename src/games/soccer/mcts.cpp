@@ -12,6 +12,7 @@
 
 #include "core/process_cpu.hpp"
 #include "core/rng.hpp"
+#include "games/soccer/eval.hpp"
 
 namespace arena::soccer {
 namespace {
@@ -76,6 +77,7 @@ void Mcts::build(const State& s, Expansion& x) const {
   const AfterTurnEvaluator evaluator(s);
   double best = -1.0, max_eval = -1e18;
   bool all_lose = true;
+  int safe_turns = 0;  // not lost, and the opponent cannot score at once after them
   for (int i = 0; i < x.turns.size(); ++i) {
     const State& child = x.turns.after(i);
     Edge e;
@@ -90,6 +92,7 @@ void Mcts::build(const State& s, Expansion& x) const {
       e.value = to_value(static_cast<int>(eval));
     }
     if (e.proof != Proof::Loss) all_lose = false;
+    if (e.proof != Proof::Loss && eval > -kGoalThreat * 3 / 4) ++safe_turns;
     if (e.proof == Proof::Win) x.proof = Proof::Loss;  // the side to move here can score
     best = std::max(best, e.value);
     max_eval = std::max(max_eval, eval);
@@ -140,6 +143,9 @@ void Mcts::build(const State& s, Expansion& x) const {
   x.value = x.proof == Proof::Win ? 1.0 : x.proof == Proof::Loss ? 0.0 : 1.0 - best;
   if (networks && settings_.value_net)
     x.value = 1.0 - settings_.value_net->win_chance(active, max_eval);
+  const bool forced = x.complete && (safe_turns == 1 || safe_turns == 2);
+  if (settings_.forced_penalty > 0 && x.proof == Proof::Unknown && forced)
+    x.value = 1.0 - (1.0 - x.value) * (1.0 - settings_.forced_penalty / safe_turns);
 }
 
 std::uint32_t Mcts::append(const Expansion& x) {

@@ -59,6 +59,11 @@ struct MctsSettings {
   // Of each prior, the share the policy's softmax has; the rest is the evaluations' alone, so
   // that a turn the policy dislikes (an opponent's reply it did not expect) is still tried.
   double policy_share = 0.5;
+  // A position whose side to move has only one or two turns that do not let the opponent score
+  // at once is forced: its value for that side is cut by this share (halved with two turns), so
+  // that the opponent's turn that forced it is searched until the forced line is proven or
+  // refuted (the value of its one safe turn alone often looks good). 0: off.
+  double forced_penalty = 0.0;
   int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind
