@@ -92,6 +92,8 @@ void Mcts::build(const State& s, Expansion& x) const {
       e.value = to_value(static_cast<int>(eval));
     }
     if (e.proof != Proof::Loss) all_lose = false;
+    // A goal in the opponent's reach is exactly -kGoalThreat here; any other evaluation, an open
+    // shot at our goal included, stays far above three quarters of it.
     if (e.proof != Proof::Loss && eval > -kGoalThreat * 3 / 4) ++safe_turns;
     if (e.proof == Proof::Win) x.proof = Proof::Loss;  // the side to move here can score
     best = std::max(best, e.value);

@@ -185,7 +185,7 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
   settings.threads = std::max(spec.threads, 1);
   settings.value_net = ValueNet::builtin();
   settings.policy_net = PolicyNet::builtin();
-  // Against jdermont it took the short tactical losses away (docs/strength.md); self-play for
+  // Against jdermont it made the short tactical losses rarer (docs/strength.md); self-play for
   // training keeps the search as it was.
   settings.forced_penalty = 0.5;
   settings.process_tree_bytes = trees_within(process_memory_limit());
