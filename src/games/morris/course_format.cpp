@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/bits.hpp"
+
 namespace arena::morris {
 
 CoursePhase course_phase(const Position& p) {
   if (p.white_in_hand > 0 || p.black_in_hand > 0) return CoursePhase::First;
-  if (std::min(std::popcount(p.white), std::popcount(p.black)) <= 3) return CoursePhase::Final;
+  if (std::min(popcount(p.white), popcount(p.black)) <= 3) return CoursePhase::Final;
   return CoursePhase::Second;
 }
 
@@ -53,8 +55,8 @@ std::string course_string(const Position& p, CoursePhase phase) {
   fmt::format_to(std::back_inserter(out),
                  "Phase: {};\nWhite Checkers: {};\nBlack Checkers: {};\nWhite Checkers On Board: "
                  "{};\nBlack Checkers On Board: {};\n",
-                 course_phase_name(phase), p.white_in_hand, p.black_in_hand, std::popcount(p.white),
-                 std::popcount(p.black));
+                 course_phase_name(phase), p.white_in_hand, p.black_in_hand, popcount(p.white),
+                 popcount(p.black));
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "core/bits.hpp"
 #include "games/morris/board.hpp"
 
 namespace arena::morris::endgame {
@@ -78,7 +79,7 @@ inline const Pext8 kPext8 = make_pext8();
 // At most 9 points (a side's pieces).
 constexpr std::uint64_t colex_rank(Points set) {
   const Points b0 = set & 0xFF, b1 = (set >> 8) & 0xFF, b2 = (set >> 16) & 0xFF;
-  const int n0 = std::popcount(b0), n1 = n0 + std::popcount(b1);
+  const int n0 = popcount(b0), n1 = n0 + popcount(b1);
   return std::uint64_t{detail::kByteRanks[0][0][b0]} + detail::kByteRanks[1][n0][b1] +
          detail::kByteRanks[2][n1][b2];
 }
@@ -101,9 +102,9 @@ inline Points squeeze(Points others, Points movers) {
   const Points free = ~movers;
   const Points f0 = free & 0xFF, f1 = (free >> 8) & 0xFF;
   return Points{detail::kPext8[others & 0xFF][f0]} |
-         Points{detail::kPext8[(others >> 8) & 0xFF][f1]} << std::popcount(f0) |
+         Points{detail::kPext8[(others >> 8) & 0xFF][f1]} << popcount(f0) |
          Points{detail::kPext8[(others >> 16) & 0xFF][(free >> 16) & 0xFF]}
-             << (std::popcount(f0) + std::popcount(f1));
+             << (popcount(f0) + popcount(f1));
 }
 
 // The inverse: the squeezed set spread back over the points that `movers` leaves free.
@@ -116,7 +117,7 @@ constexpr Points spread(Points squeezed, Points movers) {
 }
 
 inline std::uint64_t position_index(Points movers, Points others) {
-  const int m = std::popcount(movers), o = std::popcount(others);
+  const int m = popcount(movers), o = popcount(others);
   return colex_rank(movers) * binomial(kPoints - m, o) + colex_rank(squeeze(others, movers));
 }
 

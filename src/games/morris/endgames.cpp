@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "core/bits.hpp"
 #include "games/morris/endgame_index.hpp"
 #include "games/morris/eval.hpp"
 
@@ -93,7 +94,7 @@ std::optional<EndgameValue> TableSet::probe(const State& s) const {
   if (s.in_hand(Side::White) || s.in_hand(Side::Black)) return std::nullopt;
   const Side us = s.side_to_move();
   const Points own = s.points(us), opp = s.points(opposite(us));
-  const int m = std::popcount(own), o = std::popcount(opp);
+  const int m = popcount(own), o = popcount(opp);
   if (m < 3 || o < 3) return std::nullopt;
   const Table* t = find(m, o);
   if (!t) return std::nullopt;

@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "core/bits.hpp"
+
 namespace arena::morris {
 namespace {
 
@@ -24,7 +26,7 @@ Features features(Points own, Points opp, Points empty) {
     const Points o = own & m;
     if (o == m) {
       ++f.mills;
-    } else if (std::popcount(o) == 2 && (m & empty)) {
+    } else if (popcount(o) == 2 && (m & empty)) {
       ++f.open_two;
       f.targets |= m & empty;
     }
@@ -33,7 +35,7 @@ Features features(Points own, Points opp, Points empty) {
   for (Points b = own; b; b &= b - 1) {
     const int p = std::countr_zero(b);
     const Points exits = kAdjacent[p] & empty;
-    const int n = std::popcount(exits);
+    const int n = popcount(exits);
     f.mobility += n;
     f.blocked += n == 0;
     if (!(milled & point_bit(p)) || !exits) continue;
@@ -57,7 +59,7 @@ bool can_close_mill(const State& s, Side side, const Features& f, Points own) {
   for (Points t = f.targets; t; t &= t - 1) {
     const int to = std::countr_zero(t);
     for (const Points line : kMillsOf[to]) {
-      if (std::popcount(own & line) != 2) continue;
+      if (popcount(own & line) != 2) continue;
       const Points movers = own & ~line & (st == Stage::Flying ? kAllPoints : kAdjacent[to]);
       if (movers) return true;
     }

@@ -4,6 +4,7 @@
 
 #include <tuple>
 
+#include "core/bits.hpp"
 #include "core/text.hpp"
 #include "games/morris/course_format.hpp"
 
@@ -32,7 +33,7 @@ Parsed<State> State::from_position(const Position& p) {
                                            std::tuple{"Black", p.black_in_hand, p.black}}) {
     if (hand < 0 || hand > kPiecesPerSide)
       return Parsed<State>::fail(fmt::format("{} has {} pieces in hand (0..9)", label, hand));
-    if (hand + std::popcount(board) > kPiecesPerSide)
+    if (hand + popcount(board) > kPiecesPerSide)
       return Parsed<State>::fail(fmt::format("{} has more than {} pieces", label, kPiecesPerSide));
   }
   if (p.ply < 0) return Parsed<State>::fail("the ply count is negative");

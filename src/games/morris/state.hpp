@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/bits.hpp"
 #include "core/move_list.hpp"
 #include "core/parse_result.hpp"
 #include "core/rules.hpp"
@@ -64,7 +65,7 @@ class State {
   int ply() const { return static_cast<int>(ply_); }
   Points points(Side s) const { return board_[index(s)]; }
   int in_hand(Side s) const { return hand_[index(s)]; }
-  int on_board(Side s) const { return std::popcount(board_[index(s)]); }
+  int on_board(Side s) const { return popcount(board_[index(s)]); }
   int pieces(Side s) const { return on_board(s) + in_hand(s); }  // fewer than 3 loses
   Stage stage(Side s) const {
     return hand_[index(s)] > 0 ? Stage::Placing : on_board(s) == 3 ? Stage::Flying : Stage::Moving;

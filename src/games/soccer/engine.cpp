@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/bits.hpp"
+
 namespace arena::soccer {
 
 TurnChoice TurnEngine::choose(const State& s, const SearchLimits& limits) {
@@ -22,8 +24,7 @@ Turn random_turn(const State& s, Rng& rng) {
   State at = s;
   while (!at.over() && at.side_to_move() == s.side_to_move()) {
     const unsigned free = at.free_directions();
-    unsigned pick =
-        static_cast<unsigned>(rng.below(static_cast<std::uint64_t>(std::popcount(free))));
+    unsigned pick = static_cast<unsigned>(rng.below(static_cast<std::uint64_t>(popcount(free))));
     unsigned f = free;
     while (pick--) f &= f - 1;
     const int d = std::countr_zero(f);

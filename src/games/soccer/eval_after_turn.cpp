@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/bits.hpp"
 #include "games/soccer/eval.hpp"
 #include "games/soccer/turn_distance.hpp"
 
@@ -48,8 +49,8 @@ int lowest_point(Points points) {
 }
 
 int point_count(Points points) {
-  return std::popcount(static_cast<std::uint64_t>(points)) +
-         std::popcount(static_cast<std::uint64_t>(points >> 64));
+  return popcount(static_cast<std::uint64_t>(points)) +
+         popcount(static_cast<std::uint64_t>(points >> 64));
 }
 
 }  // namespace
