@@ -152,6 +152,50 @@ TEST(MorrisSearch, TheMovesThatCloseAMillAreTriedAsCaptures) {
   EXPECT_EQ(taking, (std::vector<std::string>{"g1b2", "g1b4"}));
 }
 
+TEST(MorrisSearch, APassGivesTheMoveAndNothingElse) {
+  const State s = after(State::start(), "a1 b2 d1");
+  State passed = s;
+  passed.pass();
+  EXPECT_EQ(passed.side_to_move(), Side::White);
+  EXPECT_EQ(passed.points(Side::White), s.points(Side::White));
+  EXPECT_EQ(passed.points(Side::Black), s.points(Side::Black));
+  EXPECT_EQ(passed.in_hand(Side::White), 7);
+  EXPECT_EQ(passed.in_hand(Side::Black), 8);
+  EXPECT_EQ(passed.ply(), s.ply() + 1);
+  EXPECT_FALSE(passed.result().over());
+  EXPECT_NE(passed.hash(), s.hash());
+  // White, to place again, now closes a1-d1-g1.
+  const auto out = search_to_depth(passed, 1);
+  EXPECT_EQ(passed.move_text(out.best), "g1b2");
+}
+
+TEST(MorrisSearch, NullMovesOnlyWhileBothSidesPlace) {
+  static_assert(HasNullMove<State>);
+  EXPECT_TRUE(null_move_allowed(State::start()));
+  EXPECT_TRUE(null_move_allowed(after(State::start(), "a1 b2 d1 b4 g1b2")));
+  // White has placed all nine, Black one more to place.
+  const State last = *State::from_position({pts("a1 d1 g1 b4 c3 e3 f2 f6 d7"),
+                                            pts("a4 a7 b6 c5 e5 e4 g4 g7"), 0, 1, Side::Black, 17})
+                          .value;
+  EXPECT_FALSE(null_move_allowed(last));
+  EXPECT_FALSE(null_move_allowed(shuttle_start()));
+}
+
+TEST(MorrisSearch, NullMovesPruneThePlacingStage) {
+  // By default the search prunes by null moves while both sides place: fewer nodes for the same
+  // depth. Black, to place, closes a7-d7-g7 either way.
+  const State s = after(State::start(), "a1 a7 d1 d7 b2");
+  const auto by_default = search_to_depth(s, 8);
+  const auto without = search_to_depth(s, 8, SearchOptions{.null_moves = false});
+  EXPECT_LT(by_default.nodes, without.nodes);
+  EXPECT_EQ(s.move_text(by_default.best).substr(0, 2), "g7");
+  EXPECT_EQ(s.move_text(without.best).substr(0, 2), "g7");
+  // Where the pieces move, no null move: the same search node for node.
+  const State moving = shuttle_start();
+  EXPECT_EQ(search_to_depth(moving, 6).nodes,
+            search_to_depth(moving, 6, SearchOptions{.null_moves = false}).nodes);
+}
+
 int engine_wins(PlayerKind opponent, int depth, int games) {
   return testing::engine_wins("morris", opponent, depth, games, 100);
 }

@@ -43,7 +43,8 @@ struct SearchOptions {
   // reducible() hook; true: in every game; false: never. A game's hook always spares the moves
   // it does not call reducible.
   std::optional<bool> reductions = std::nullopt;
-  bool contempt = true;  // the game's contempt (hooks.hpp); off to judge a position's balance
+  bool contempt = true;    // the game's contempt (hooks.hpp); off to judge a position's balance
+  bool null_moves = true;  // null-move pruning, in the games with the null_move_allowed() hook
   static SearchOptions classic() {
     return {.threads = 1, .aspiration = false, .reductions = false, .contempt = true};
   }
@@ -336,7 +337,7 @@ class Searcher {
     return -negamax(child, depth - 1, -beta, -alpha, ply + 1);
   }
 
-  int negamax(const S& s, int depth, int alpha, int beta, int ply) {
+  int negamax(const S& s, int depth, int alpha, int beta, int ply, bool allow_null = true) {
     ++nodes_;
     if (should_stop()) return 0;
     const Result r = s.result();
@@ -360,6 +361,12 @@ class Searcher {
         if (e->bound == Bound::Exact) return score;
         if (e->bound == Bound::Lower && score >= beta) return score;
         if (e->bound == Bound::Upper && score <= alpha) return score;
+      }
+    }
+
+    if constexpr (HasNullMove<S>) {
+      if (allow_null && beta - alpha == 1) {
+        if (const auto score = null_move_cut(s, depth, beta, ply)) return *score;
       }
     }
 
@@ -410,6 +417,22 @@ class Searcher {
     tt_->store(s.hash(), depth, to_tt(best_score, ply), bound_of(best_score, alpha_in, beta),
                best_key);
     return best_score;
+  }
+
+  // Null-move pruning, away from the principal variation: when the side to move, standing at or
+  // above beta, would still be there after passing (searched R + 1 plies shallower), a move can
+  // only do better, so the node fails high. Never on decided scores, never twice in a row.
+  std::optional<int> null_move_cut(const S& s, int depth, int beta, int ply) {
+    if (!options_.null_moves || depth < 3 || ply == 0 || std::abs(beta) >= kWinBound ||
+        !null_move_allowed(s))
+      return std::nullopt;
+    if (static_eval(s) < beta) return std::nullopt;
+    S passed = s;
+    passed.pass();
+    const int r = depth >= 7 ? 3 : 2;
+    const int score = -negamax(passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+    if (stopped_ || score < beta) return std::nullopt;
+    return score >= kWinBound ? beta : score;
   }
 
   // Late-move reductions: after the TT move and the killers, moves the ordering puts late are

@@ -70,5 +70,11 @@ inline bool captures(const State&, const Move& m) {
 inline bool reducible(const State& s, const Move& m) {
   return !captures(s, m);
 }
+// While both sides still place, passing is hardly ever better than placing (a piece more on the
+// board and one fewer in hand), so the search may prune by null moves. Once a side slides, a move
+// can be forced into harm (blocked, a mill opened) and a pass would lie.
+inline bool null_move_allowed(const State& s) {
+  return s.in_hand(Side::White) > 0 && s.in_hand(Side::Black) > 0;
+}
 
 }  // namespace arena::morris

@@ -83,6 +83,13 @@ void State::apply(Move m) {
   }
 }
 
+void State::pass() {
+  side_ = opposite(side_);
+  ++ply_;
+  history_.reset(key());
+  repeated_ = false;
+}
+
 Result State::result() const {
   // Only the mover's mill takes pieces, so only the side to move can have dropped below three;
   // both are checked for positions set up from outside.

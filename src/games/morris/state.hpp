@@ -95,6 +95,9 @@ class State {
   void legal_moves(MoveList<Move, N>& list) const;
   bool has_legal_move(Side s) const;
   void apply(Move m);  // m must be legal here
+  // The other side to move, nothing else changed: for the search's null move only (a pass is no
+  // move of the game). The history starts over, as after a placement.
+  void pass();
   Result result() const;
 
   std::string move_text(Move m) const;
