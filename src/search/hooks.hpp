@@ -66,8 +66,8 @@ concept HasCaptures = requires(const S& s, const typename S::Move& m) {
   { captures(s, m) } -> std::same_as<bool>;
 };
 
-// `bool null_move_allowed(const S&)` and `S::pass()`: where passing is never better than moving
-// (no zugzwang), the search may let the side to move pass and, when even that holds the
+// `bool null_move_allowed(const S&)` and `S::pass()`: where passing is hardly ever better than
+// moving (no zugzwang), the search may let the side to move pass and, when even that holds the
 // opponent below beta at a reduced depth, cut off without searching the moves ("null-move
 // pruning"). `pass()` gives the move to the other side and nothing else.
 template <class S>
