@@ -92,7 +92,6 @@ auto play_one(const Options& o, S s) {
     s.apply(searcher.search(s, limits).best);
     r = s.result();
   }
-  Searcher<S> labeller(16, SearchOptions{.contempt = false});
   for (const S& p : seen) {
     auto& out = samples.emplace_back();
     out.material = material(p);
@@ -100,12 +99,14 @@ auto play_one(const Options& o, S s) {
     out.result = r.outcome == Outcome::Draw               ? 0.5
                  : r.outcome == win_for(p.side_to_move()) ? 1.0
                                                           : 0.0;
-    if (o.label_nodes > 0) {
-      SearchLimits deep;
-      deep.max_nodes = o.label_nodes;
-      labeller.clear();
-      out.label = labeller.search(p, deep).score;
-    }
+  }
+  if (o.label_nodes == 0) return samples;
+  Searcher<S> labeller(16, SearchOptions{.contempt = false});
+  SearchLimits deep;
+  deep.max_nodes = o.label_nodes;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    labeller.clear();
+    samples[i].label = labeller.search(seen[i], deep).score;
   }
   return samples;
 }
@@ -153,16 +154,16 @@ double sigmoid(double k, double score) {
   return std::clamp(1.0 / (1.0 + std::exp(-k * score / 400.0)), 1e-9, 1 - 1e-9);
 }
 
-// With labels the target is the deeper search's score through the sigmoid of scale label_k.
+// Against labels the target is the deeper search's score through the same sigmoid.
 template <class Samples, class Terms>
 double loss(const Samples& samples, const Terms& w, int stone, double k,
-            std::optional<double> label_k = std::nullopt) {
+            bool against_labels = false) {
   double sum = 0;
   for (const auto& x : samples) {
     double eval = stone * x.material;
     for (std::size_t i = 0; i < w.size(); ++i) eval += w[i] * x.terms[i];
     const double p = sigmoid(k, eval);
-    const double target = label_k && x.label ? sigmoid(*label_k, *x.label) : x.result;
+    const double target = against_labels ? sigmoid(k, *x.label) : x.result;
     sum -= target * std::log(p) + (1 - target) * std::log(1 - p);
   }
   return sum / static_cast<double>(samples.size());
@@ -189,25 +190,25 @@ void tune(const Options& o, const Evaluation<Terms>& e) {
   fmt::print("{} positions, k {:.3f}, loss {:.5f} with the current weights\n", samples.size(), k,
              best_k_loss);
   // Labelled positions are then fitted to the deeper search's scores, through the same sigmoid.
-  std::optional<double> label_k;
-  if (o.label_nodes > 0) label_k = k;
-  double best = loss(samples, w, e.stone_value, k, label_k);
-  if (label_k) fmt::print("loss {:.5f} against the deeper search's scores\n", best);
+  const bool against_labels = o.label_nodes > 0;
+  double best = loss(samples, w, e.stone_value, k, against_labels);
+  if (against_labels) fmt::print("loss {:.5f} against the deeper search's scores\n", best);
   // Coordinate descent: each weight up or down by a step while the loss falls.
   for (int step : {16, 8, 4, 2, 1}) {
     for (int pass = 0; pass < o.passes; ++pass) {
       bool improved = false;
-      for (std::size_t i = 0; i < w.size(); ++i)
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        if (!fitted(o, e.names[i])) continue;
         for (const int sign : {1, -1}) {
-          if (!fitted(o, e.names[i])) continue;
           auto trial = w;
           trial[i] += sign * step;
-          if (const double l = loss(samples, trial, e.stone_value, k, label_k); l < best) {
+          if (const double l = loss(samples, trial, e.stone_value, k, against_labels); l < best) {
             best = l;
             w = trial;
             improved = true;
           }
         }
+      }
       if (!improved) break;
     }
     fmt::print(stderr, "step {}: loss {:.5f}\n", step, best);
