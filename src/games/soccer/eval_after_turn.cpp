@@ -53,6 +53,30 @@ int point_count(Points points) {
          popcount(static_cast<std::uint64_t>(points >> 64));
 }
 
+// landing_value's part that depends on the point alone, for each side (0: +1, attacks north;
+// 1: -1), and the points where the open shot at our goal must be looked at too: a table instead
+// of a point's coordinates worked out for each fresh point of each turn evaluated.
+struct LandingTable {
+  std::array<std::array<int, kPoints>, 2> value{};
+  std::array<Points, 2> near_own_goal{};
+};
+
+constexpr LandingTable make_landing_table(const EvalWeights& w) {
+  LandingTable t;
+  for (int side = 0; side < 2; ++side) {
+    const int sign = side == 0 ? 1 : -1;
+    for (int q = 0; q < kPoints; ++q) {
+      const int forward = sign * y_of(q);
+      const int column = x_of(q) < 0 ? -x_of(q) : x_of(q);
+      t.value[side][q] = kRow * forward - w.column * column * (w.column_base + forward);
+      if (forward <= -4) t.near_own_goal[side] |= point_bit(q);
+    }
+  }
+  return t;
+}
+
+constexpr LandingTable kLanding = make_landing_table(kEvalWeights);
+
 }  // namespace
 
 AfterTurnEvaluator::AfterTurnEvaluator(const State& before) : before_ball_(before.ball()) {
@@ -99,8 +123,12 @@ int AfterTurnEvaluator::evaluate(const State& after, std::span<const std::uint8_
   }
   const EvalWeights& w = kEvalWeights;
   int best = -kGoalThreat;  // no fresh point and no goal: stuck or forced into an own goal
-  for (; fresh != 0; fresh &= fresh - 1)
-    best = std::max(best, landing_value(after, lowest_point(fresh), sign, w));
+  const int side = white ? 0 : 1;
+  const Points near = kLanding.near_own_goal[side];
+  for (Points far = fresh & ~near; far != 0; far &= far - 1)
+    best = std::max(best, kLanding.value[side][lowest_point(far)]);
+  for (Points close = fresh & near; close != 0; close &= close - 1)
+    best = std::max(best, landing_value(after, lowest_point(close), sign, w));
   return best + w.bounce * std::min(point_count(bounced), w.bounce_cap);
 }
 

@@ -115,7 +115,17 @@ void Mcts::build(const State& s, Expansion& x) const {
   // of the evaluations plus the policy's logit of each turn's end point (times the noise).
   const bool policy = networks && settings_.policy_net;
   PolicyNet::Logits logits{};
-  if (policy) settings_.policy_net->turn_logits(s, active, logits);
+  if (policy) {  // only the points the turns end on
+    std::array<bool, kPoints> wanted{};
+    std::array<std::uint8_t, kPoints> ends;
+    std::size_t count = 0;
+    for (int i = 0; i < x.turns.size(); ++i) {
+      const int ball = x.turns.after(i).ball();
+      if (!wanted[ball]) ends[count++] = static_cast<std::uint8_t>(ball);
+      wanted[ball] = true;
+    }
+    settings_.policy_net->turn_logits(s, active, {ends.data(), count}, logits);
+  }
   x.priors.clear();
   double max_exponent = -1e18;
   for (std::size_t i = 0; i < x.evals.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "games/soccer/net_kernels.hpp"
 #include "games/soccer/net_weights.hpp"
 #include "games/soccer/value_net.hpp"
 
@@ -63,23 +64,20 @@ const PolicyNet* PolicyNet::builtin() {
   return builtin_net<PolicyNet>("soccer-policy.net", "policy");
 }
 
+void PolicyNet::hidden_layer(std::span<const std::uint16_t> active, std::vector<float>& sum1,
+                             float* hidden) const {
+  const int hn = shape_.hidden;
+  sum1.resize(static_cast<std::size_t>(hn));
+  add_columns(w_.data() + layer1(), hn, active, w_.data() + bias1(), sum1.data());
+  for (int i = 0; i < hn; ++i) hidden[i] = leaky_relu(sum1[i]);
+}
+
 void PolicyNet::logits(std::span<const std::uint16_t> active, Logits& out,
                        std::vector<float>& sum1) const {
-  const int hn = shape_.hidden;
-  sum1.assign(w_.begin() + static_cast<std::ptrdiff_t>(bias1()),
-              w_.begin() + static_cast<std::ptrdiff_t>(bias1()) + hn);
-  for (const std::uint16_t input : active) {
-    const float* column = w_.data() + layer1() + static_cast<std::size_t>(input) * hn;
-    for (int i = 0; i < hn; ++i) sum1[i] += column[i];
-  }
   std::array<float, kMaxHidden> hidden;
-  for (int i = 0; i < hn; ++i) hidden[i] = leaky_relu(sum1[i]);
-  for (int k = 0; k < PolicyShape::kOutputs; ++k) {
-    const float* row = w_.data() + layer2() + static_cast<std::size_t>(k) * hn;
-    float sum = w_[bias2() + k];
-    for (int i = 0; i < hn; ++i) sum += row[i] * hidden[i];
-    out[k] = sum;
-  }
+  hidden_layer(active, sum1, hidden.data());
+  multiply_rows(w_.data() + layer2(), PolicyShape::kOutputs, shape_.hidden, w_.data() + bias2(),
+                hidden.data(), out.data());
 }
 
 void PolicyNet::logits(std::span<const std::uint16_t> active, Logits& out) const {
@@ -92,6 +90,20 @@ void PolicyNet::turn_logits(const State& s, std::span<const std::uint16_t> activ
   Logits seen;
   logits(active, seen);
   for (int p = 0; p < kPoints; ++p) by_point[p] = seen[NetInputs::seen_point(s, p, false)];
+}
+
+void PolicyNet::turn_logits(const State& s, std::span<const std::uint16_t> active,
+                            std::span<const std::uint8_t> points, Logits& by_point) const {
+  thread_local std::vector<float> sum1;
+  std::array<float, kMaxHidden> hidden;
+  hidden_layer(active, sum1, hidden.data());
+  std::array<int, kPoints> rows;
+  const std::size_t n = std::min(points.size(), rows.size());
+  for (std::size_t k = 0; k < n; ++k) rows[k] = NetInputs::seen_point(s, points[k], false);
+  Logits out;
+  multiply_some_rows(w_.data() + layer2(), shape_.hidden, {rows.data(), n}, w_.data() + bias2(),
+                     hidden.data(), out.data());
+  for (std::size_t k = 0; k < n; ++k) by_point[points[k]] = out[k];
 }
 
 }  // namespace arena::soccer

@@ -9,6 +9,7 @@
 // data/nets/soccer-policy.net.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -53,6 +54,10 @@ class PolicyNet {
   // The logits of `s` by the field's own points, given its inputs (NetInputs::in_view, not
   // mirrored).
   void turn_logits(const State& s, std::span<const std::uint16_t> active, Logits& by_point) const;
+  // The same for the given points of the field only (the others are left as they are): the
+  // search needs those its turns end on, a few dozen of the 117.
+  void turn_logits(const State& s, std::span<const std::uint16_t> active,
+                   std::span<const std::uint8_t> points, Logits& by_point) const;
 
   std::size_t layer1() const { return 0; }
   std::size_t bias1() const { return static_cast<std::size_t>(shape_.inputs) * shape_.hidden; }
@@ -62,6 +67,10 @@ class PolicyNet {
   }
 
  private:
+  // The hidden layer: its sums, and their activations into `hidden` (shape().hidden floats).
+  void hidden_layer(std::span<const std::uint16_t> active, std::vector<float>& sum1,
+                    float* hidden) const;
+
   PolicyShape shape_;
   std::vector<float> w_;
 };

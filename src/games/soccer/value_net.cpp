@@ -11,6 +11,7 @@
 
 #include "games/soccer/eval.hpp"
 #include "games/soccer/geometry.hpp"
+#include "games/soccer/net_kernels.hpp"
 #include "games/soccer/net_weights.hpp"
 #include "games/soccer/turn_distance.hpp"
 
@@ -220,20 +221,11 @@ double lookahead_eval(const State& s, const TurnOptionLimits& limits) {
 float ValueNet::run(std::span<const std::uint16_t> active, float base, float* sum1, float* out1,
                     float* sum2) const {
   const int h1n = shape_.hidden1, h2n = shape_.hidden2;
-  std::copy_n(w_.begin() + static_cast<std::ptrdiff_t>(bias1()), h1n, sum1);
-  for (const std::uint16_t input : active) {
-    const float* column = w_.data() + layer1() + static_cast<std::size_t>(input) * h1n;
-    for (int i = 0; i < h1n; ++i) sum1[i] += column[i];
-  }
+  add_columns(w_.data() + layer1(), h1n, active, w_.data() + bias1(), sum1);
   for (int i = 0; i < h1n; ++i) out1[i] = leaky_relu(sum1[i]);
+  multiply_rows(w_.data() + layer2(), h2n, h1n, w_.data() + bias2(), out1, sum2);
   float out = base + w_[bias3()];
-  for (int j = 0; j < h2n; ++j) {
-    const float* row = w_.data() + layer2() + static_cast<std::size_t>(j) * h1n;
-    float sum = w_[bias2() + j];
-    for (int i = 0; i < h1n; ++i) sum += row[i] * out1[i];
-    sum2[j] = sum;
-    out += w_[layer3() + j] * leaky_relu(sum);
-  }
+  for (int j = 0; j < h2n; ++j) out += w_[layer3() + j] * leaky_relu(sum2[j]);
   return std::tanh(out);
 }
 
