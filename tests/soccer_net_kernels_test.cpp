@@ -6,7 +6,6 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <numeric>
 #include <vector>
 
 #include "core/rng.hpp"

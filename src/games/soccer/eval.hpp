@@ -34,10 +34,19 @@ int evaluate_with(const State& s, const EvalWeights& w);
 // How good it is for `sign`'s side (+1 attacks north, -1 south) that the opponent starts a turn
 // at fresh point q: progress, the middle of the field near a goal, and the opponent's threat to
 // step straight into our goal from there.
-inline int landing_value(const State& s, int q, int sign, const EvalWeights& w) {
+// Its part that depends on the point alone (eval_after_turn.cpp keeps it in a table).
+constexpr int landing_base(int q, int sign, const EvalWeights& w) {
   const int forward = sign * y_of(q);
-  int v = kRow * forward - w.column * std::abs(x_of(q)) * (w.column_base + forward);
-  if (forward <= -4) {
+  const int column = x_of(q) < 0 ? -x_of(q) : x_of(q);  // std::abs is not constexpr in C++20
+  return kRow * forward - w.column * column * (w.column_base + forward);
+}
+// Whether the opponent's open shot at our goal from q must be looked at too: near our goal.
+constexpr bool may_have_open_shot(int q, int sign) {
+  return sign * y_of(q) <= -4;
+}
+inline int landing_value(const State& s, int q, int sign, const EvalWeights& w) {
+  const int v = landing_base(q, sign, w);
+  if (may_have_open_shot(q, sign)) {
     const unsigned free = static_cast<std::uint8_t>(~s.used(q)) & 0xFFu;
     for (unsigned f = free; f; f &= f - 1) {
       const int to = q + kDirectionDelta[std::countr_zero(f)];

@@ -66,10 +66,8 @@ constexpr LandingTable make_landing_table(const EvalWeights& w) {
   for (int side = 0; side < 2; ++side) {
     const int sign = side == 0 ? 1 : -1;
     for (int q = 0; q < kPoints; ++q) {
-      const int forward = sign * y_of(q);
-      const int column = x_of(q) < 0 ? -x_of(q) : x_of(q);
-      t.value[side][q] = kRow * forward - w.column * column * (w.column_base + forward);
-      if (forward <= -4) t.near_own_goal[side] |= point_bit(q);
+      t.value[side][q] = landing_base(q, sign, w);
+      if (may_have_open_shot(q, sign)) t.near_own_goal[side] |= point_bit(q);
     }
   }
   return t;
