@@ -13,6 +13,7 @@
 #include "core/process_cpu.hpp"
 #include "core/rng.hpp"
 #include "games/soccer/eval.hpp"
+#include "games/soccer/forcing_line.hpp"
 
 namespace arena::soccer {
 namespace {
@@ -428,6 +429,38 @@ std::string Mcts::check_tree() const {
   return {};
 }
 
+// Our forcing win first; else, the likeliest turns first, those after which the opponent has one.
+// Every root edge has its position built (choose).
+void Mcts::prove_forcing_lines(const State& s, const Deadline& deadline) {
+  // An eighth of the turn's time at most (the CPU time when that is the limit).
+  const std::optional<std::chrono::milliseconds> limit =
+      settings_.cpu_time ? settings_.cpu_time : settings_.time;
+  const std::chrono::milliseconds share = limit ? *limit / 8 : std::chrono::milliseconds::max();
+  ForcingLines lines({settings_.forcing_depth, 1, settings_.turns});
+  std::int64_t budget = settings_.forcing_listings;
+  const Node& root = nodes_[0];
+  const std::uint32_t first = root.first_edge, end = root.first_edge + root.edge_count;
+  if (const auto turn = lines.winning_turn(s, std::min(budget, settings_.forcing_listings_each))) {
+    for (std::uint32_t e = first; e < end; ++e)
+      if (edges_[e].turn == *turn) edges_[e].proof = Proof::Win;
+    return;
+  }
+  budget -= lines.listings();
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t e = first; e < end; ++e)
+    if (edges_[e].proof == Proof::Unknown && edges_[e].child != 0) order.push_back(e);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return edges_[a].prior > edges_[b].prior;
+  });
+  for (std::uint32_t e : order) {
+    if (budget <= 0 || deadline.elapsed() >= share) break;
+    const State& after = nodes_[edges_[e].child].state;
+    if (lines.forces_win(after, std::min(budget, settings_.forcing_listings_each)))
+      edges_[e].proof = Proof::Loss;
+    budget -= lines.listings();
+  }
+}
+
 TurnChoice Mcts::choose(const State& s) {
   const Deadline deadline(settings_.time);
   if (const std::uint32_t reply = settings_.reuse_tree ? find_reply(s) : 0) {
@@ -454,6 +487,8 @@ TurnChoice Mcts::choose(const State& s) {
     if (edges_[e].proof != Proof::Unknown || edges_[e].child != 0) continue;
     expand(0, e);
   }
+  if (settings_.forcing_depth > 0 && proof_of(nodes_[0]) == Proof::Unknown)
+    prove_forcing_lines(s, deadline);
   iterations_ = 0;
   being_built_ = 0;
   stopping_ = false;

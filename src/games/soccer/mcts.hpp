@@ -64,6 +64,15 @@ struct MctsSettings {
   // that the opponent's turn that forced it is searched until the forced line is proven or
   // refuted (the value of its one safe turn alone often looks good). 0: off.
   double forced_penalty = 0.0;
+  // Forcing lines (forcing_line.hpp) looked for at the root before the search, up to this many
+  // of our turns deep: a turn that starts one for us is played; a turn after which the opponent
+  // has one is proven lost. 0: off.
+  int forcing_depth = 0;
+  // Their work, in turn listings (about 35,000 a second): all of the root's checks together, and
+  // one check at most (a check that runs out finds nothing). They also stop at an eighth of the
+  // turn's time.
+  std::int64_t forcing_listings = 4000;
+  std::int64_t forcing_listings_each = 500;
   int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind
@@ -171,6 +180,8 @@ class Mcts {
   void back_up(const std::vector<std::uint32_t>& path, double value);
   Proof proof_of(const Node& n) const;  // for the side that moved into n
   std::uint32_t find_reply(const State& s) const;
+  // The root's turns proven by forcing lines (MctsSettings::forcing_depth).
+  void prove_forcing_lines(const State& s, const Deadline& deadline);
   void keep_subtree(std::uint32_t root);
 
   // Whether the next position, besides those being built, might not fit.
