@@ -18,11 +18,17 @@ namespace {
 // The game arena lost most often to jdermont at 1 s a turn (data/matches/
 // soccer-jdermont-1s-kernels-30, game 3 and 9 others), its first `plies` turns.
 State jdermont_line(int plies) {
-  static constexpr std::string_view kTurns[] = {
-      "1 4",       "1 3",   "1 5",     "1 2",   "2 0 6",     "2 3 2", "1 3",
-      "2 1 7",     "2 5 0", "3 2 1 7", "1 6",   "1 6",       "4 5 4 4 6",
-      "1 6",       "1 5",   "2 7 1",   "1 1",   "1 7",       "4 5 3 3 0",
-      "2 3 4",     "2 4 7", "10 6 6 3 0 3 1 7 4 2 3"};
+  static constexpr std::string_view kTurns[] = {"1 4",       "1 3",
+                                                "1 5",       "1 2",
+                                                "2 0 6",     "2 3 2",
+                                                "1 3",       "2 1 7",
+                                                "2 5 0",     "3 2 1 7",
+                                                "1 6",       "1 6",
+                                                "4 5 4 4 6", "1 6",
+                                                "1 5",       "2 7 1",
+                                                "1 1",       "1 7",
+                                                "4 5 3 3 0", "2 3 4",
+                                                "2 4 7",     "10 6 6 3 0 3 1 7 4 2 3"};
   State s = State::start();
   for (int i = 0; i < plies; ++i) {
     const Parsed<Turn> turn = parse_turn(kTurns[i]);

@@ -23,6 +23,7 @@ ForcingLines::ForcingLines(ForcingLimits limits) : limits_(limits) {
   theirs_.resize(levels);
   safe_.resize(levels);
   conceding_.resize(levels);
+  order_.resize(levels);
 }
 
 bool ForcingLines::forces_win(const State& s, std::int64_t budget) {
@@ -64,13 +65,22 @@ int ForcingLines::forcing_turn(const State& s, int depth, int level) {
     if (ours.after(i).over() && won_by(ours.after(i), us)) return i;
   if (depth <= 1) return -1;
 
+  // The turns that leave the opponent worst off by the evaluation first: a forcing turn is one
+  // after which it has almost nothing.
+  std::vector<std::pair<double, int>>& order = order_[static_cast<std::size_t>(level)];
+  order.clear();
+  const AfterTurnEvaluator before(s);
+  for (int i = 0; i < ours.size(); ++i)
+    if (!ours.after(i).over())
+      order.emplace_back(-turn_eval(ours.after(i), us, before, ours.steps(i)), i);
+  std::stable_sort(order.begin(), order.end());
   TurnOptions& theirs = theirs_[static_cast<std::size_t>(level)];
   std::vector<int>& safe = safe_[static_cast<std::size_t>(level)];
   std::vector<int>& conceding = conceding_[static_cast<std::size_t>(level)];
   const std::size_t max_safe = static_cast<std::size_t>(limits_.max_safe_replies);
-  for (int i = 0; i < ours.size(); ++i) {
+  for (const auto& entry : order) {
+    const int i = entry.second;
     const State& after = ours.after(i);
-    if (after.over()) continue;  // a losing turn
     if (!spend()) return -1;
     theirs.list(after, limits_.turns);
     if (!theirs.complete()) continue;  // a reply not listed might be safe

@@ -13,6 +13,7 @@
 // turns after it). Out of budget it reports no win.
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "games/soccer/state.hpp"
@@ -50,6 +51,7 @@ class ForcingLines {
   // replies that do not concede a goal and that do (kept for their memory).
   std::vector<TurnOptions> ours_, theirs_;
   std::vector<std::vector<int>> safe_, conceding_;
+  std::vector<std::vector<std::pair<double, int>>> order_;  // our turns in the order tried
   TurnOptions scratch_;
   std::int64_t budget_ = 0;
   std::int64_t listings_ = 0;

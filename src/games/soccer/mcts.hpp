@@ -66,13 +66,14 @@ struct MctsSettings {
   double forced_penalty = 0.0;
   // Forcing lines (forcing_line.hpp) looked for at the root before the search, up to this many
   // of our turns deep: a turn that starts one for us is played; a turn after which the opponent
-  // has one is proven lost. 0: off.
+  // has one is proven lost. 0: off; the players leave it off (its SPRT did not decide, and
+  // against jdermont it did no better: docs/strength.md).
   int forcing_depth = 0;
   // Their work, in turn listings (about 35,000 a second): all of the root's checks together, and
   // one check at most (a check that runs out finds nothing). They also stop at an eighth of the
   // turn's time.
   std::int64_t forcing_listings = 4000;
-  std::int64_t forcing_listings_each = 500;
+  std::int64_t forcing_listings_each = 1000;
   int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind

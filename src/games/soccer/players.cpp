@@ -188,7 +188,6 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
   // Against jdermont it made the short tactical losses rarer (docs/strength.md); self-play for
   // training keeps the search as it was.
   settings.forced_penalty = 0.5;
-  settings.forcing_depth = 5;
   settings.process_tree_bytes = trees_within(process_memory_limit());
   return std::make_unique<MctsTurns>("engine", settings);
 }
