@@ -50,16 +50,7 @@ std::vector<State> jdermont_game_positions() {
   std::vector<State> positions;
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
-    State s = State::start();
-    std::string_view rest = line;
-    while (!rest.empty() && !s.over()) {
-      positions.push_back(s);
-      const std::size_t end = std::min(rest.find(';'), rest.size());
-      const Parsed<Turn> turn = parse_turn(rest.substr(0, end));
-      EXPECT_TRUE(turn) << rest.substr(0, end);
-      if (!turn || !play_turn(s, *turn.value)) break;
-      rest.remove_prefix(std::min(end + 2, rest.size()));
-    }
+    play_turn_list(State::start(), line, [&](const State& s) { positions.push_back(s); });
   }
   return positions;
 }

@@ -19,6 +19,26 @@ inline State walk(State s, std::initializer_list<int> steps) {
   return s;
 }
 
+// Plays `turns` (as turn_text writes them, separated by `;`) from `s`, calling before(position)
+// ahead of each turn; every turn must be well formed and legal.
+template <class Before>
+State play_turn_list(State s, std::string_view turns, Before&& before) {
+  while (!turns.empty()) {
+    const std::size_t end = std::min(turns.find(';'), turns.size());
+    const std::string_view text = turns.substr(0, end);
+    const Parsed<Turn> turn = parse_turn(text);
+    EXPECT_TRUE(turn) << text;
+    if (!turn) break;
+    before(s);
+    EXPECT_TRUE(play_turn(s, *turn.value)) << text;
+    turns.remove_prefix(std::min(end + 1, turns.size()));
+  }
+  return s;
+}
+inline State play_turn_list(std::string_view turns) {
+  return play_turn_list(State::start(), turns, [](const State&) {});
+}
+
 // A position of a self-play game (`soccer_net play --seed 5`, game 1782) where every turn gets
 // stuck on its own trail, though no point in reach is a dead end when the ball first enters it:
 // a point is entered again after the turn itself used its last free segments.
@@ -32,17 +52,7 @@ inline State trapped_by_its_own_trail() {
       "6 0 2 3 0 2 1; 2 3 4; 5 7 0 6 5 0; 9 0 6 3 5 5 4 6 1 2; 5 1 7 2 3 3; 4 5 3 3 1; "
       "3 4 1 7; 9 1 7 5 5 0 2 3 4 7; 2 5 2; 12 1 2 5 6 7 2 7 1 2 1 6 6; 5 0 5 2 4 3; "
       "6 5 0 2 0 7 7; 2 0 0; 3 6 6 3; 2 2 2; 14 1 2 5 6 4 6 1 7 5 0 7 6 3 1; 2 3 2; 2 5 5";
-  State s = State::start();
-  while (!turns.empty()) {
-    const std::size_t end = std::min(turns.find(';'), turns.size());
-    const Parsed<Turn> turn = parse_turn(turns.substr(0, end));
-    EXPECT_TRUE(turn) << turns.substr(0, end);
-    if (turn) {
-      EXPECT_TRUE(play_turn(s, *turn.value)) << turns.substr(0, end);
-    }
-    turns.remove_prefix(std::min(end + 1, turns.size()));
-  }
-  return s;
+  return play_turn_list(turns);
 }
 
 // Calls visit(position) for every position of `games` random games, skipping finished ones.

@@ -6,7 +6,7 @@
 // Why beside the tree search: the tree spreads its visits by priors, and a forcing line that
 // starts with a quiet turn gets a few hundred of them where its proof needs tens of thousands
 // (docs/strength.md: arena's 28-ply losses to jdermont, a five-turn line proven here in a few
-// dozen listings). Followed only along its forcing turns, such a line is cheap to find.
+// hundred listings). Followed only along its forcing turns, such a line is cheap to find.
 //
 // Exact: a win it reports holds against every reply (each reply list it relies on is complete,
 // and a reply that the evaluation's optimistic flood calls conceding is checked by listing the

@@ -69,7 +69,7 @@ struct MctsSettings {
   // has one is proven lost. 0: off; the players leave it off (its SPRT did not decide, and
   // against jdermont it did no better: docs/strength.md).
   int forcing_depth = 0;
-  // Their work, in turn listings (about 35,000 a second): all of the root's checks together, and
+  // Their work, in turn listings (about 90,000 a second): all of the root's checks together, and
   // one check at most (a check that runs out finds nothing). They also stop at an eighth of the
   // turn's time.
   std::int64_t forcing_listings = 4000;
