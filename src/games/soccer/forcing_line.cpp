@@ -59,7 +59,7 @@ bool ForcingLines::scores_at_once(const State& s) {
 int ForcingLines::forcing_turn(const State& s, int depth, int level) {
   if (!spend()) return -1;
   TurnOptions& ours = ours_[static_cast<std::size_t>(level)];
-  ours.list(s, limits_.turns);
+  ours.list(s, level == 0 && limits_.first_turns ? *limits_.first_turns : limits_.turns);
   const Side us = s.side_to_move();
   for (int i = 0; i < ours.size(); ++i)  // a goal is the only turn listed when there is one
     if (ours.after(i).over() && won_by(ours.after(i), us)) return i;

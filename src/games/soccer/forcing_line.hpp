@@ -25,6 +25,9 @@ struct ForcingLimits {
   int depth = 5;             // our turns in the line, the scoring one included
   int max_safe_replies = 1;  // the opponent's turns after which we cannot score at once
   TurnOptionLimits turns;    // how the turns are listed (the tree search's limits)
+  // The first turn of the line, from a longer list when wider: the tree's list of a crowded
+  // position is cut short, and the turn it leaves out may be the one that wins.
+  std::optional<TurnOptionLimits> first_turns;
 };
 
 class ForcingLines {
@@ -34,7 +37,8 @@ class ForcingLines {
   // Whether the side to move in `s` forces a win, spending at most `budget` turn listings (none
   // found in the budget: false).
   bool forces_win(const State& s, std::int64_t budget);
-  // The index, in TurnOptions::list(s, limits.turns), of a turn that starts such a win.
+  // The index, in TurnOptions::list(s, limits.first_turns or else limits.turns), of a turn that
+  // starts such a win.
   std::optional<int> winning_turn(const State& s, std::int64_t budget);
 
   std::int64_t listings() const { return listings_; }  // since the last call began

@@ -216,6 +216,8 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
   Expansion x;
   std::vector<std::uint32_t> path;  // edges from the root down
   std::uint64_t done = 0;           // by this thread
+  ForcingLines lines({settings_.forcing_depth, 1, settings_.turns, wide_turns()});
+  const bool tree_checks = settings_.forcing_depth > 0 && settings_.forcing_visits > 0;
   std::unique_lock lock(lock_);
   for (;;) {
     if (stopping_ || root_proven_ || iterations_ + being_built_ >= max_iterations || full() ||
@@ -236,6 +238,26 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
       const std::uint32_t child = edges_[e].child;
       if (child == 0 || child == kBeingBuilt) break;
       node = child;
+    }
+    if (const int k = tree_checks ? due_forcing_check(path) : -1; k >= 0) {
+      // Checked once, outside the lock; positions keep their index while threads search.
+      const std::uint32_t checked = edges_[path[static_cast<std::size_t>(k)]].child;
+      nodes_[checked].forcing_checked = true;
+      const State position = nodes_[checked].state;
+      ++forcing_checks_;
+      lock.unlock();
+      const bool won = lines.forces_win(position, settings_.forcing_listings_each);
+      lock.lock();
+      if (won) {  // its first turn may be one the tree does not list: the edge into it is lost
+        ++forcing_wins_;
+        edges_[path[static_cast<std::size_t>(k)]].proof = Proof::Loss;
+        carry_proof_up(path, static_cast<std::size_t>(k));
+      }
+      if (out_of_time(deadline)) {
+        stopping_ = true;
+        return;
+      }
+      continue;
     }
     if (all_listed_lost) {
       // Every turn listed here loses, but not every turn is listed: valued as a loss for the
@@ -429,21 +451,53 @@ std::string Mcts::check_tree() const {
   return {};
 }
 
+int Mcts::due_forcing_check(const std::vector<std::uint32_t>& path) const {
+  for (std::size_t k = 0; k < path.size(); ++k) {
+    const std::uint32_t c = edges_[path[k]].child;
+    if (c == 0 || c == kBeingBuilt) return -1;
+    const Node& n = nodes_[c];
+    if (!n.forcing_checked && n.visits >= settings_.forcing_visits &&
+        edges_[path[k]].proof == Proof::Unknown)
+      return static_cast<int>(k);
+  }
+  return -1;
+}
+
+void Mcts::carry_proof_up(const std::vector<std::uint32_t>& path, std::size_t proven) {
+  for (std::size_t k = proven; k-- > 0;) {
+    const Proof p = proof_of(nodes_[edges_[path[k]].child]);
+    if (p == Proof::Unknown) return;
+    edges_[path[k]].proof = p;
+  }
+  root_proven_ = proof_of(nodes_[0]) != Proof::Unknown;
+}
+
+std::optional<TurnOptionLimits> Mcts::wide_turns() const {
+  if (settings_.forcing_wide_turns <= settings_.turns.max_turns) return std::nullopt;
+  return TurnOptionLimits{settings_.forcing_wide_turns, settings_.turns.steps_per_turn};
+}
+
 // Our forcing win first; else, the likeliest turns first, those after which the opponent has one.
 // Every root edge has its position built (choose).
-void Mcts::prove_forcing_lines(const State& s, const Deadline& deadline) {
+std::optional<Turn> Mcts::prove_forcing_lines(const State& s, const Deadline& deadline) {
   // An eighth of the turn's time at most (the CPU time when that is the limit).
   const std::optional<std::chrono::milliseconds> limit =
       settings_.cpu_time ? settings_.cpu_time : settings_.time;
   const std::chrono::milliseconds share = limit ? *limit / 8 : std::chrono::milliseconds::max();
-  ForcingLines lines({settings_.forcing_depth, 1, settings_.turns});
+  ForcingLines lines({settings_.forcing_depth, 1, settings_.turns, wide_turns()});
   std::int64_t budget = settings_.forcing_listings;
   const Node& root = nodes_[0];
   const std::uint32_t first = root.first_edge, end = root.first_edge + root.edge_count;
   if (const auto turn = lines.winning_turn(s, std::min(budget, settings_.forcing_listings_each))) {
+    // A longer list starts with the tree's: a turn beyond it is no edge, and is played as it is.
+    if (*turn >= static_cast<int>(root.edge_count)) {
+      TurnOptions longer;
+      longer.list_first(s, *wide_turns(), *turn + 1);
+      return longer.turn(*turn);
+    }
     for (std::uint32_t e = first; e < end; ++e)
       if (edges_[e].turn == *turn) edges_[e].proof = Proof::Win;
-    return;
+    return std::nullopt;
   }
   budget -= lines.listings();
   std::vector<std::uint32_t> order;
@@ -454,11 +508,13 @@ void Mcts::prove_forcing_lines(const State& s, const Deadline& deadline) {
   });
   for (std::uint32_t e : order) {
     if (budget <= 0 || deadline.elapsed() >= share) break;
-    const State& after = nodes_[edges_[e].child].state;
-    if (lines.forces_win(after, std::min(budget, settings_.forcing_listings_each)))
-      edges_[e].proof = Proof::Loss;
+    Node& after = nodes_[edges_[e].child];
+    const std::int64_t allowed = std::min(budget, settings_.forcing_listings_each);
+    if (lines.forces_win(after.state, allowed)) edges_[e].proof = Proof::Loss;
+    if (lines.listings() < allowed) after.forcing_checked = true;  // else the tree may retry
     budget -= lines.listings();
   }
+  return std::nullopt;
 }
 
 TurnChoice Mcts::choose(const State& s) {
@@ -487,9 +543,13 @@ TurnChoice Mcts::choose(const State& s) {
     if (edges_[e].proof != Proof::Unknown || edges_[e].child != 0) continue;
     expand(0, e);
   }
-  if (settings_.forcing_depth > 0 && proof_of(nodes_[0]) == Proof::Unknown)
-    prove_forcing_lines(s, deadline);
   iterations_ = 0;
+  forcing_checks_ = 0;
+  forcing_wins_ = 0;
+  if (settings_.forcing_depth > 0 && proof_of(nodes_[0]) == Proof::Unknown) {
+    if (const std::optional<Turn> win = prove_forcing_lines(s, deadline))
+      return answer({*win, kWinScore - 1, 1, 0, deadline.elapsed()});
+  }
   being_built_ = 0;
   stopping_ = false;
   root_proven_ = proof_of(nodes_[0]) != Proof::Unknown;
@@ -543,12 +603,16 @@ TurnChoice Mcts::choose(const State& s) {
   out.depth = depth;
   out.nodes = iterations_;
   out.elapsed = deadline.elapsed();
+  return answer(out);
+}
+
+TurnChoice Mcts::answer(const TurnChoice& choice) {
   if (settings_.cpu_time) {  // the answer follows at once: the referee's clock starts again
     const auto now = process_cpu();
     last_cpu_ = std::chrono::duration_cast<std::chrono::milliseconds>(now - cpu_mark_);
     cpu_mark_ = now;
   }
-  return out;
+  return choice;
 }
 
 }  // namespace arena::soccer

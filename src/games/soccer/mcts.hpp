@@ -74,6 +74,15 @@ struct MctsSettings {
   // turn's time.
   std::int64_t forcing_listings = 4000;
   std::int64_t forcing_listings_each = 1000;
+  // With forcing_depth, a position in the tree is also checked for a forcing line of its side to
+  // move, once, when its visits reach this many (0: the root's turns only), within
+  // forcing_listings_each: the root check cannot see a line that starts after a quiet turn of the
+  // opponent's, and MCTS-Solver carries a proof found deeper up the tree.
+  std::uint32_t forcing_visits = 0;
+  // A forcing line's first turn from a list up to this long (0: the tree's list): in a crowded
+  // field the tree lists 128 turns, and the one it leaves out may be the one after which the
+  // other side has no safe turn. A win of ours that starts with such a turn is played at once.
+  int forcing_wide_turns = 0;
   int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind
@@ -114,6 +123,10 @@ class Mcts {
   std::vector<TurnVisits> root_visits() const;
 
   std::size_t tree_positions() const { return nodes_.size(); }
+  // The last choice's forcing checks in the tree (MctsSettings::forcing_visits), and those that
+  // found a line.
+  std::uint64_t forcing_checks() const { return forcing_checks_; }
+  std::uint64_t forcing_wins() const { return forcing_wins_; }
   // The CPU time the last choice used, as cpu_time counts it (0 without cpu_time).
   std::chrono::milliseconds last_cpu_time() const { return last_cpu_; }
   bool cpu_limited() const { return settings_.cpu_time.has_value(); }
@@ -144,6 +157,7 @@ class Mcts {
     std::uint32_t edge_count = 0;
     std::uint32_t visits = 0;
     bool complete = true;  // its edges are all the turns there are (else no edge proves it lost)
+    bool forcing_checked = false;  // for a forcing line (MctsSettings::forcing_visits)
   };
 
   // A new position with its edges, built outside the tree's lock.
@@ -181,8 +195,16 @@ class Mcts {
   void back_up(const std::vector<std::uint32_t>& path, double value);
   Proof proof_of(const Node& n) const;  // for the side that moved into n
   std::uint32_t find_reply(const State& s) const;
-  // The root's turns proven by forcing lines (MctsSettings::forcing_depth).
-  void prove_forcing_lines(const State& s, const Deadline& deadline);
+  // The root's turns proven by forcing lines (MctsSettings::forcing_depth); a winning turn that
+  // is not among the root's edges (forcing_wide_turns), to be played as it is.
+  std::optional<Turn> prove_forcing_lines(const State& s, const Deadline& deadline);
+  TurnChoice answer(const TurnChoice& choice);  // the CPU time's mark moved on
+  // The first position on the path (below the root) due a forcing check, as the index of the
+  // path's edge into it; -1 if none.
+  int due_forcing_check(const std::vector<std::uint32_t>& path) const;
+  // After path[proven] is proven: the proofs it gives the edges above it.
+  void carry_proof_up(const std::vector<std::uint32_t>& path, std::size_t proven);
+  std::optional<TurnOptionLimits> wide_turns() const;  // MctsSettings::forcing_wide_turns
   void keep_subtree(std::uint32_t root);
 
   // Whether the next position, besides those being built, might not fit.
@@ -199,6 +221,7 @@ class Mcts {
   int being_built_ = 0;
   bool stopping_ = false;
   bool root_proven_ = false;
+  std::uint64_t forcing_checks_ = 0, forcing_wins_ = 0;
   // The process's CPU time at the last answer (or the tree's making), and the last turn's use.
   std::chrono::nanoseconds cpu_mark_{0};
   std::chrono::milliseconds last_cpu_{0};
