@@ -41,6 +41,9 @@ class ForcingLines {
   // starts such a win.
   std::optional<int> winning_turn(const State& s, std::int64_t budget);
 
+  // A turn of the list the last call's first turn came from (its index, as winning_turn gives it).
+  Turn first_list_turn(int index) const { return ours_[0].turn(index); }
+
   std::int64_t listings() const { return listings_; }  // since the last call began
 
  private:

@@ -214,10 +214,11 @@ void Mcts::expand(std::uint32_t node, std::uint32_t edge) {
 
 void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
   Expansion x;
-  std::vector<std::uint32_t> path;  // edges from the root down
-  std::uint64_t done = 0;           // by this thread
-  ForcingLines lines({settings_.forcing_depth, 1, settings_.turns, wide_turns()});
-  const bool tree_checks = settings_.forcing_depth > 0 && settings_.forcing_visits > 0;
+  std::vector<std::uint32_t> path;    // edges from the root down
+  std::uint64_t done = 0;             // by this thread
+  std::optional<ForcingLines> lines;  // only when the tree's positions are checked
+  if (settings_.forcing_depth > 0 && settings_.forcing_visits > 0)
+    lines.emplace(ForcingLimits{settings_.forcing_depth, 1, settings_.turns, wide_turns()});
   std::unique_lock lock(lock_);
   for (;;) {
     if (stopping_ || root_proven_ || iterations_ + being_built_ >= max_iterations || full() ||
@@ -239,14 +240,14 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
       if (child == 0 || child == kBeingBuilt) break;
       node = child;
     }
-    if (const int k = tree_checks ? due_forcing_check(path) : -1; k >= 0) {
+    if (const int k = lines ? due_forcing_check(path) : -1; k >= 0) {
       // Checked once, outside the lock; positions keep their index while threads search.
       const std::uint32_t checked = edges_[path[static_cast<std::size_t>(k)]].child;
       nodes_[checked].forcing_checked = true;
       const State position = nodes_[checked].state;
       ++forcing_checks_;
       lock.unlock();
-      const bool won = lines.forces_win(position, settings_.forcing_listings_each);
+      const bool won = lines->forces_win(position, settings_.forcing_listings_each);
       lock.lock();
       if (won) {  // its first turn may be one the tree does not list: the edge into it is lost
         ++forcing_wins_;
@@ -490,11 +491,7 @@ std::optional<Turn> Mcts::prove_forcing_lines(const State& s, const Deadline& de
   const std::uint32_t first = root.first_edge, end = root.first_edge + root.edge_count;
   if (const auto turn = lines.winning_turn(s, std::min(budget, settings_.forcing_listings_each))) {
     // A longer list starts with the tree's: a turn beyond it is no edge, and is played as it is.
-    if (*turn >= static_cast<int>(root.edge_count)) {
-      TurnOptions longer;
-      longer.list_first(s, *wide_turns(), *turn + 1);
-      return longer.turn(*turn);
-    }
+    if (*turn >= static_cast<int>(root.edge_count)) return lines.first_list_turn(*turn);
     for (std::uint32_t e = first; e < end; ++e)
       if (edges_[e].turn == *turn) edges_[e].proof = Proof::Win;
     return std::nullopt;
