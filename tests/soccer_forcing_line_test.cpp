@@ -152,18 +152,6 @@ TEST(SoccerForcingLine, TwoSafeRepliesFindMoreLines) {
   EXPECT_GT(two, one);
 }
 
-// Two games arena lost to jdermont at 1 s a turn with forcing lines at the root
-// (data/matches/soccer-jdermont-1s-forcing-ordered-30, games 13 and 18), each up to the turn of
-// jdermont's that won it: a turn the tree's list of 128 leaves out (the 153rd of 432, and the
-// 470th of 1,312).
-constexpr std::string_view kLostGame13 =
-    "1 4; 1 3; 1 5; 1 2; 2 0 6; 2 3 1; 1 3; 1 6; 3 0 6 1; 1 7; 3 5 4 5; 1 6; 1 5; 4 4 7 2 0; 1 1; "
-    "3 3 2 7; 1 7; 1 7; 2 5 3; 6 3 6 6 1 1 0; 1 2; 8 3 5 6 0 1 2 2 0; 1 3; 2 4 2";
-constexpr std::string_view kLostGame18 =
-    "1 0; 1 0; 1 1; 1 6; 1 6; 1 5; 1 0; 1 7; 2 5 3; 2 2 7; 8 7 1 4 4 2 2 3 2; 1 3; 1 0; "
-    "4 6 0 3 1; 1 0; 2 3 5; 2 5 4; 1 3; 2 3 5; 3 3 5 0; 1 7; 5 2 2 5 0 0; 4 1 6 4 7; 3 2 1 6; "
-    "3 6 4 6";
-
 // After arena's `2 5 2` jdermont's `8 3 6 0 2 7 4 5 3` leaves arena no turn that does not
 // concede a goal: a two-turn line whose first turn only the longer list holds.
 TEST(SoccerForcingLine, ALongerFirstListFindsTheTurnTheTreeLeavesOut) {
@@ -235,14 +223,18 @@ TEST(SoccerForcingLine, TheRootChecksWithALongerListAvoidATurnTheTreeCannotRefut
   const State s = play_turn_list(kLostGame18);
   const TurnChoice narrow = Mcts(engine_like(20000, 5)).choose(s);
   EXPECT_EQ(turn_text(narrow.turn), "2 1 1");
-  MctsSettings settings = engine_like(20000, 5);
-  settings.forcing_wide_turns = 4096;
-  const TurnChoice wide = Mcts(settings).choose(s);
-  EXPECT_NE(turn_text(wide.turn), "2 1 1");
-  State next = s;
-  ASSERT_TRUE(play_turn(next, wide.turn));
-  const TurnOptionLimits longer{4096, TurnOptionLimits{}.steps_per_turn};
-  EXPECT_FALSE(ForcingLines({5, 1, {}, longer}).forces_win(next, kPlenty)) << turn_text(wide.turn);
+  for (const bool unlisted_only : {false, true}) {
+    MctsSettings settings = engine_like(20000, 5);
+    settings.forcing_wide_turns = 4096;
+    settings.forcing_unlisted_only = unlisted_only;
+    const TurnChoice wide = Mcts(settings).choose(s);
+    EXPECT_NE(turn_text(wide.turn), "2 1 1") << unlisted_only;
+    State next = s;
+    ASSERT_TRUE(play_turn(next, wide.turn));
+    const TurnOptionLimits longer{4096, TurnOptionLimits{}.steps_per_turn};
+    EXPECT_FALSE(ForcingLines({5, 1, {}, longer}).forces_win(next, kPlenty))
+        << turn_text(wide.turn) << " " << unlisted_only;
+  }
 }
 
 // jdermont's side of game 13 at ply 26: with the longer list the tree search plays the winning
@@ -252,15 +244,39 @@ TEST(SoccerForcingLine, TheTreeSearchPlaysAWinItsListLeavesOut) {
   ASSERT_TRUE(play_turn(s, *parse_turn("2 5 2").value));
   const TurnChoice narrow = Mcts(engine_like(2000, 5)).choose(s);
   EXPECT_LT(narrow.score, kWinBound);
+  for (const bool unlisted_only : {false, true}) {
+    MctsSettings settings = engine_like(2000, 5);
+    settings.forcing_wide_turns = 4096;
+    settings.forcing_unlisted_only = unlisted_only;
+    const TurnChoice wide = Mcts(settings).choose(s);
+    EXPECT_GE(wide.score, kWinBound) << unlisted_only;
+    EXPECT_EQ(wide.nodes, 0u) << unlisted_only;
+    State next = s, jdermonts = s;
+    ASSERT_TRUE(play_turn(next, wide.turn));
+    ASSERT_TRUE(play_turn(jdermonts, *parse_turn("8 3 6 0 2 7 4 5 3").value));
+    EXPECT_EQ(next.hash(), jdermonts.hash()) << unlisted_only;
+  }
+}
+
+// With only the turns the tree leaves out, a line whose first turn the tree lists is not looked
+// for: from the start of the line of TheTreeSearchPlaysOneAtOnce (19 turns listed in full) the
+// search finds `2 3 4` by itself, not by a check.
+TEST(SoccerForcingLine, OnlyTheUnlistedTurnsLeaveTheListedLinesToTheTree) {
+  const State s = jdermont_line(19);
   MctsSettings settings = engine_like(2000, 5);
   settings.forcing_wide_turns = 4096;
-  const TurnChoice wide = Mcts(settings).choose(s);
-  EXPECT_GE(wide.score, kWinBound);
-  EXPECT_EQ(wide.nodes, 0u);
-  State next = s, jdermonts = s;
-  ASSERT_TRUE(play_turn(next, wide.turn));
-  ASSERT_TRUE(play_turn(jdermonts, *parse_turn("8 3 6 0 2 7 4 5 3").value));
-  EXPECT_EQ(next.hash(), jdermonts.hash());
+  EXPECT_EQ(Mcts(settings).choose(s).nodes, 0u);  // the line, found before the search
+  settings.forcing_unlisted_only = true;
+  EXPECT_GT(Mcts(settings).choose(s).nodes, 0u);
+  // A start position's lists are complete: no position of its tree is checked.
+  settings.forcing_visits = 2;
+  Mcts search(settings);
+  search.choose(State::start());
+  EXPECT_EQ(search.forcing_checks(), 0u);
+  settings.forcing_unlisted_only = false;
+  Mcts every(settings);
+  every.choose(State::start());
+  EXPECT_GT(every.forcing_checks(), 0u);
 }
 
 // With checks inside the tree, jdermont to move a turn before the position where arena played

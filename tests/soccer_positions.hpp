@@ -55,6 +55,18 @@ inline State trapped_by_its_own_trail() {
   return play_turn_list(turns);
 }
 
+// Two games arena lost to jdermont at 1 s a turn with forcing lines at the root
+// (data/matches/soccer-jdermont-1s-forcing-ordered-30, games 13 and 18), each up to the turn of
+// jdermont's that won it: a turn the tree's list of 128 leaves out (the 153rd of 432, and the
+// 470th of 1,312).
+inline constexpr std::string_view kLostGame13 =
+    "1 4; 1 3; 1 5; 1 2; 2 0 6; 2 3 1; 1 3; 1 6; 3 0 6 1; 1 7; 3 5 4 5; 1 6; 1 5; 4 4 7 2 0; 1 1; "
+    "3 3 2 7; 1 7; 1 7; 2 5 3; 6 3 6 6 1 1 0; 1 2; 8 3 5 6 0 1 2 2 0; 1 3; 2 4 2";
+inline constexpr std::string_view kLostGame18 =
+    "1 0; 1 0; 1 1; 1 6; 1 6; 1 5; 1 0; 1 7; 2 5 3; 2 2 7; 8 7 1 4 4 2 2 3 2; 1 3; 1 0; "
+    "4 6 0 3 1; 1 0; 2 3 5; 2 5 4; 1 3; 2 3 5; 3 3 5 0; 1 7; 5 2 2 5 0 0; 4 1 6 4 7; 3 2 1 6; "
+    "3 6 4 6";
+
 // Calls visit(position) for every position of `games` random games, skipping finished ones.
 template <class Visit>
 void random_positions(std::uint64_t seed, int games, Visit&& visit) {

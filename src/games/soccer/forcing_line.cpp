@@ -18,6 +18,7 @@ bool won_by(const State& over, Side side) {
 ForcingLines::ForcingLines(ForcingLimits limits) : limits_(limits) {
   limits_.depth = std::clamp(limits_.depth, 1, 16);
   limits_.max_safe_replies = std::clamp(limits_.max_safe_replies, 0, 8);
+  limits_.first_from = std::max(limits_.first_from, 0);
   const auto levels = static_cast<std::size_t>(limits_.depth);
   ours_.resize(levels);
   theirs_.resize(levels);
@@ -70,7 +71,7 @@ int ForcingLines::forcing_turn(const State& s, int depth, int level) {
   std::vector<std::pair<double, int>>& order = order_[static_cast<std::size_t>(level)];
   order.clear();
   const AfterTurnEvaluator before(s);
-  for (int i = 0; i < ours.size(); ++i)
+  for (int i = level == 0 ? limits_.first_from : 0; i < ours.size(); ++i)
     if (!ours.after(i).over())
       order.emplace_back(-turn_eval(ours.after(i), us, before, ours.steps(i)), i);
   std::stable_sort(order.begin(), order.end());

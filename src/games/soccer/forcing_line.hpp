@@ -28,6 +28,9 @@ struct ForcingLimits {
   // The first turn of the line, from a longer list when wider: the tree's list of a crowded
   // position is cut short, and the turn it leaves out may be the one that wins.
   std::optional<TurnOptionLimits> first_turns;
+  // The first turn from this index of its list on (0: all): the turns before it are the tree's
+  // own, which its search reads, so that a check looks only at the ones the tree cannot.
+  int first_from = 0;
 };
 
 class ForcingLines {

@@ -13,7 +13,6 @@
 #include "core/process_cpu.hpp"
 #include "core/rng.hpp"
 #include "games/soccer/eval.hpp"
-#include "games/soccer/forcing_line.hpp"
 
 namespace arena::soccer {
 namespace {
@@ -39,6 +38,7 @@ Mcts::Mcts(MctsSettings settings)
                                                      : process_cpu()) {
   // An edge names its turn in 16 bits.
   settings_.turns.max_turns = std::clamp(settings_.turns.max_turns, 0, 4096);
+  settings_.widened_turns = std::clamp(settings_.widened_turns, settings_.turns.max_turns, 4096);
   live_trees.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -54,12 +54,13 @@ double Mcts::to_value(int eval) const {
   return 1.0 / (1.0 + std::exp(-eval / settings_.value_scale));
 }
 
-State Mcts::after_turn(const State& parent, int turn, TurnOptions& scratch) const {
-  scratch.list_first(parent, settings_.turns, turn + 1);
+State Mcts::after_turn(const State& parent, const TurnOptionLimits& limits, int turn,
+                       TurnOptions& scratch) const {
+  scratch.list_first(parent, limits, turn + 1);
   return scratch.after(turn);
 }
 
-void Mcts::build(const State& s, Expansion& x) const {
+void Mcts::build(const State& s, const TurnOptionLimits& limits, Expansion& x) const {
   x.state = s;
   x.edges.clear();
   x.evals.clear();
@@ -73,7 +74,7 @@ void Mcts::build(const State& s, Expansion& x) const {
     return;
   }
   const Side mover = s.side_to_move();
-  x.turns.list(s, settings_.turns);
+  x.turns.list(s, limits);
   x.complete = x.turns.complete();
   const AfterTurnEvaluator evaluator(s);
   double best = -1.0, max_eval = -1e18;
@@ -161,6 +162,43 @@ void Mcts::build(const State& s, Expansion& x) const {
     x.value = 1.0 - (1.0 - x.value) * (1.0 - settings_.forced_penalty / safe_turns);
 }
 
+bool Mcts::due_widening(const Node& n) const {
+  // Not while another thread's walk holds edges of the list that is about to be replaced.
+  return settings_.widen_visits > 0 && !n.complete && !n.widened &&
+         n.visits >= settings_.widen_visits && being_built_ == 0 && checking_ == 0;
+}
+
+// The longer list starts with the shorter (turn_options.hpp), so edge k keeps its turn: its
+// visits, values, child and proof carry over, and the priors are the longer list's. The new edges
+// go at the end; the old ones stay unused until keep_subtree drops them.
+bool Mcts::widen(std::uint32_t index) {
+  Expansion x;
+  const TurnOptionLimits longer{settings_.widened_turns, settings_.turns.steps_per_turn};
+  build(nodes_[index].state, longer, x);
+  Node& n = nodes_[index];
+  if (x.edges.size() <= n.edge_count ||
+      tree_bytes() + x.edges.size() * sizeof(Edge) + sizeof(Node) > room()) {
+    n.widened = x.edges.size() <= n.edge_count;  // nothing new: not tried again
+    if (n.widened) n.complete = x.complete;
+    return false;
+  }
+  for (std::uint32_t k = 0; k < n.edge_count; ++k) {
+    const Edge& old = edges_[n.first_edge + k];
+    Edge& e = x.edges[k];
+    e.value = old.value;
+    e.visits = old.visits;
+    e.child = old.child;
+    e.proof = old.proof;
+    e.lost_at_once = old.lost_at_once;
+  }
+  n.first_edge = static_cast<std::uint32_t>(edges_.size());
+  n.edge_count = static_cast<std::uint32_t>(x.edges.size());
+  n.complete = x.complete;
+  n.widened = true;
+  for (const Edge& e : x.edges) edges_.push_back(e);
+  return true;
+}
+
 std::uint32_t Mcts::append(const Expansion& x) {
   const auto index = static_cast<std::uint32_t>(nodes_.size());
   nodes_.push_back(Node{x.state, static_cast<std::uint32_t>(edges_.size()),
@@ -200,7 +238,8 @@ Mcts::Proof Mcts::proof_of(const Node& n) const {
 // Builds the child of a root edge and adds it, with one visit (before the threads start).
 void Mcts::expand(std::uint32_t node, std::uint32_t edge) {
   Expansion x;
-  build(after_turn(nodes_[node].state, edges_[edge].turn, x.parent_turns), x);
+  const Node& parent = nodes_[node];
+  build(after_turn(parent.state, limits_of(parent), edges_[edge].turn, x.parent_turns), x);
   const std::uint32_t index = append(x);
   Edge& e = edges_[edge];
   e.child = index;
@@ -216,20 +255,34 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
   Expansion x;
   std::vector<std::uint32_t> path;    // edges from the root down
   std::uint64_t done = 0;             // by this thread
+  bool widened = false;               // since the clock was last looked at
   std::optional<ForcingLines> lines;  // only when the tree's positions are checked
-  if (settings_.forcing_depth > 0 && settings_.forcing_visits > 0)
-    lines.emplace(ForcingLimits{settings_.forcing_depth, 1, settings_.turns, wide_turns()});
+  if (settings_.forcing_depth > 0 && settings_.forcing_visits > 0) lines.emplace(forcing_limits());
   std::unique_lock lock(lock_);
   for (;;) {
     if (stopping_ || root_proven_ || iterations_ + being_built_ >= max_iterations || full() ||
-        ((done & 31) == 0 && out_of_time(deadline))) {
+        (((done & 31) == 0 || widened) && out_of_time(deadline))) {
       stopping_ = true;
       return;
     }
+    widened = false;
     path.clear();
     std::uint32_t node = 0;
     bool all_listed_lost = false;
     for (;;) {
+      if (due_widening(nodes_[node]) && widen(node)) {
+        widened = true;
+        // The longer list may prove the position (all its turns lost, and now all listed).
+        const Proof p = node != 0 ? proof_of(nodes_[node]) : Proof::Unknown;
+        if (p != Proof::Unknown) {
+          edges_[path.back()].proof = p;
+          carry_proof_up(path, path.size() - 1);
+          if (root_proven_) {
+            stopping_ = true;
+            return;
+          }
+        }
+      }
       const std::uint32_t e = select(nodes_[node]);
       if (e == kNone) {
         all_listed_lost = true;
@@ -246,9 +299,11 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
       nodes_[checked].forcing_checked = true;
       const State position = nodes_[checked].state;
       ++forcing_checks_;
+      ++checking_;
       lock.unlock();
       const bool won = lines->forces_win(position, settings_.forcing_listings_each);
       lock.lock();
+      --checking_;
       if (won) {  // its first turn may be one the tree does not list: the edge into it is lost
         ++forcing_wins_;
         edges_[path[static_cast<std::size_t>(k)]].proof = Proof::Loss;
@@ -284,9 +339,10 @@ void Mcts::search(const Deadline& deadline, std::uint64_t max_iterations) {
     leaf.child = kBeingBuilt;
     ++being_built_;
     const State parent = nodes_[node].state;
+    const TurnOptionLimits parent_limits = limits_of(nodes_[node]);
     const int turn = leaf.turn;
     lock.unlock();
-    build(after_turn(parent, turn, x.parent_turns), x);
+    build(after_turn(parent, parent_limits, turn, x.parent_turns), x);
     lock.lock();
     --being_built_;
     const std::uint32_t index = append(x);
@@ -374,29 +430,40 @@ std::uint32_t Mcts::find_reply(const State& s) const {
 
 // Keeps only the subtree under `root`, moved down in place so that it becomes node 0: children
 // come after their parents, so the kept nodes in their old order start with `root`, and each
-// moves to an index no greater than its old one (edges likewise), with no second tree in memory.
+// moves to an index no greater than its old one. The edge lists likewise, taken in the order they
+// lie in (a widened position's list lies after later positions' lists), with no second tree in
+// memory.
 void Mcts::keep_subtree(std::uint32_t root) {
   constexpr std::uint32_t kDropped = ~std::uint32_t{0};
   std::vector<std::uint32_t> new_index(nodes_.size(), kDropped);
   new_index[root] = 0;  // kept; the real index is set below
-  std::uint32_t kept_nodes = 0, kept_edges = 0;
+  std::uint32_t kept_nodes = 0;
   for (std::uint32_t i = root; i < nodes_.size(); ++i) {
     if (new_index[i] == kDropped) continue;
-    Node n = nodes_[i];
-    for (std::uint32_t k = 0; k < n.edge_count; ++k) {
-      const Edge& e = edges_[n.first_edge + k];
-      if (e.child != 0) new_index[e.child] = 0;
-      edges_[kept_edges + k] = e;
-    }
-    n.first_edge = kept_edges;
-    kept_edges += n.edge_count;
+    const Node& n = nodes_[i];
+    for (std::uint32_t k = 0; k < n.edge_count; ++k)
+      if (const std::uint32_t c = edges_[n.first_edge + k].child; c != 0) new_index[c] = 0;
     new_index[i] = kept_nodes;
     nodes_[kept_nodes++] = n;
   }
   nodes_.shrink_to(kept_nodes);
+  std::vector<std::uint32_t> by_place(kept_nodes);
+  for (std::uint32_t i = 0; i < kept_nodes; ++i) by_place[i] = i;
+  std::stable_sort(by_place.begin(), by_place.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return nodes_[a].first_edge < nodes_[b].first_edge;
+  });
+  std::uint32_t kept_edges = 0;
+  for (std::uint32_t i : by_place) {
+    Node& n = nodes_[i];
+    for (std::uint32_t k = 0; k < n.edge_count; ++k) {
+      Edge e = edges_[n.first_edge + k];
+      if (e.child != 0) e.child = new_index[e.child];
+      edges_[kept_edges + k] = e;
+    }
+    n.first_edge = kept_edges;
+    kept_edges += n.edge_count;
+  }
   edges_.shrink_to(kept_edges);
-  for (std::size_t i = 0; i < edges_.size(); ++i)
-    if (edges_[i].child != 0) edges_[i].child = new_index[edges_[i].child];
 }
 
 std::size_t Mcts::tree_bytes() const {
@@ -423,18 +490,29 @@ std::size_t Mcts::room() const {
 
 std::string Mcts::check_tree() const {
   TurnOptions turns;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> lists;  // each position's edges
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i)
+    lists.emplace_back(nodes_[i].first_edge, nodes_[i].first_edge + nodes_[i].edge_count);
+  std::sort(lists.begin(), lists.end());
+  for (std::size_t k = 0; k < lists.size(); ++k)
+    if (lists[k].second > edges_.size() || (k > 0 && lists[k].first < lists[k - 1].second))
+      return fmt::format("the edges from {} to {} are not one position's alone", lists[k].first,
+                         lists[k].second);
   for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
     const Node& n = nodes_[i];
-    if (i + 1 < nodes_.size() && nodes_[i + 1].first_edge != n.first_edge + n.edge_count)
-      return fmt::format("the edges of position {} are not followed by the next's", i);
     std::uint64_t visits = 0;
-    turns.list(n.state, settings_.turns);
+    turns.list(n.state, limits_of(n));
     if (n.complete != turns.complete())
       return fmt::format("position {} is marked complete {}, its list {}", i, n.complete,
                          turns.complete());
+    if (n.edge_count != static_cast<std::uint32_t>(turns.size()))
+      return fmt::format("position {} has {} edges, its list {} turns", i, n.edge_count,
+                         turns.size());
     for (std::uint32_t k = n.first_edge; k < n.first_edge + n.edge_count; ++k) {
       const Edge& e = edges_[k];
       visits += e.visits;
+      if (e.turn != k - n.first_edge)
+        return fmt::format("edge {} of position {} names turn {}", k, i, e.turn);
       if (e.child == 0) continue;
       if (e.child <= i || e.child >= nodes_.size())
         return fmt::format("edge {} of position {} leads to position {}", k, i, e.child);
@@ -458,7 +536,7 @@ int Mcts::due_forcing_check(const std::vector<std::uint32_t>& path) const {
     if (c == 0 || c == kBeingBuilt) return -1;
     const Node& n = nodes_[c];
     if (!n.forcing_checked && n.visits >= settings_.forcing_visits &&
-        edges_[path[k]].proof == Proof::Unknown)
+        edges_[path[k]].proof == Proof::Unknown && worth_checking(n))
       return static_cast<int>(k);
   }
   return -1;
@@ -473,23 +551,36 @@ void Mcts::carry_proof_up(const std::vector<std::uint32_t>& path, std::size_t pr
   root_proven_ = proof_of(nodes_[0]) != Proof::Unknown;
 }
 
+std::chrono::milliseconds Mcts::share_of_turn(int parts) const {
+  const std::optional<std::chrono::milliseconds> limit =
+      settings_.cpu_time ? settings_.cpu_time : settings_.time;
+  return limit ? *limit / parts : std::chrono::milliseconds::max();
+}
+
 std::optional<TurnOptionLimits> Mcts::wide_turns() const {
   if (settings_.forcing_wide_turns <= settings_.turns.max_turns) return std::nullopt;
   return TurnOptionLimits{settings_.forcing_wide_turns, settings_.turns.steps_per_turn};
+}
+
+ForcingLimits Mcts::forcing_limits() const {
+  const bool unlisted_only = settings_.forcing_unlisted_only && wide_turns();
+  return {settings_.forcing_depth, 1, settings_.turns, wide_turns(),
+          unlisted_only ? settings_.turns.max_turns : 0};
 }
 
 // Our forcing win first; else, the likeliest turns first, those after which the opponent has one.
 // Every root edge has its position built (choose).
 std::optional<Turn> Mcts::prove_forcing_lines(const State& s, const Deadline& deadline) {
   // An eighth of the turn's time at most (the CPU time when that is the limit).
-  const std::optional<std::chrono::milliseconds> limit =
-      settings_.cpu_time ? settings_.cpu_time : settings_.time;
-  const std::chrono::milliseconds share = limit ? *limit / 8 : std::chrono::milliseconds::max();
-  ForcingLines lines({settings_.forcing_depth, 1, settings_.turns, wide_turns()});
+  const std::chrono::milliseconds share = share_of_turn(8);
+  ForcingLines lines(forcing_limits());
   std::int64_t budget = settings_.forcing_listings;
   const Node& root = nodes_[0];
   const std::uint32_t first = root.first_edge, end = root.first_edge + root.edge_count;
-  if (const auto turn = lines.winning_turn(s, std::min(budget, settings_.forcing_listings_each))) {
+  if (const auto turn =
+          worth_checking(root)
+              ? lines.winning_turn(s, std::min(budget, settings_.forcing_listings_each))
+              : std::nullopt) {
     // A longer list starts with the tree's: a turn beyond it is no edge, and is played as it is.
     if (*turn >= static_cast<int>(root.edge_count)) return lines.first_list_turn(*turn);
     for (std::uint32_t e = first; e < end; ++e)
@@ -499,7 +590,9 @@ std::optional<Turn> Mcts::prove_forcing_lines(const State& s, const Deadline& de
   budget -= lines.listings();
   std::vector<std::uint32_t> order;
   for (std::uint32_t e = first; e < end; ++e)
-    if (edges_[e].proof == Proof::Unknown && edges_[e].child != 0) order.push_back(e);
+    if (edges_[e].proof == Proof::Unknown && edges_[e].child != 0 &&
+        worth_checking(nodes_[edges_[e].child]))
+      order.push_back(e);
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return edges_[a].prior > edges_[b].prior;
   });
@@ -531,13 +624,21 @@ TurnChoice Mcts::choose(const State& s) {
     nodes_.release_unused();
     edges_.release_unused();
   }
+  // The root's longer list at once: its every turn is looked at below.
+  if (settings_.widen_visits > 0 && !nodes_[0].complete && !nodes_[0].widened) widen(0);
   // Every turn of the root is looked at once: the opponent's immediate replies are then proven
   // for all of them, so a turn that lets the opponent score at once is never chosen when another
   // exists, however small its prior.
   const Node root_node = nodes_[0];
-  for (std::uint32_t e = root_node.first_edge; e < root_node.first_edge + root_node.edge_count;
-       ++e) {
+  const std::chrono::milliseconds quarter = share_of_turn(4);
+  for (std::uint32_t k = 0; k < root_node.edge_count; ++k) {
+    const std::uint32_t e = root_node.first_edge + k;
     if (edges_[e].proof != Proof::Unknown || edges_[e].child != 0) continue;
+    // A widened root may have a thousand turns: those beyond the first list within a quarter of
+    // the turn (the search expands the rest when it visits them).
+    if (k >= static_cast<std::uint32_t>(settings_.turns.max_turns) && k % 16 == 0 &&
+        (deadline.elapsed() >= quarter || out_of_time(deadline)))
+      break;
     expand(0, e);
   }
   iterations_ = 0;
@@ -575,7 +676,7 @@ TurnChoice Mcts::choose(const State& s) {
     if (rank(edges_[i]) > rank(edges_[best])) best = i;
   TurnChoice out;
   TurnOptions turns;
-  turns.list(s, settings_.turns);
+  turns.list(s, limits_of(root));
   out.turn = turns.turn(edges_[best].turn);
   const Edge& b = edges_[best];
   const double q = b.proof == Proof::Win ? 1.0 : b.proof == Proof::Loss ? 0.0 : mean_value(b);

@@ -26,6 +26,7 @@
 #include "core/chunked_array.hpp"
 #include "core/spin_lock.hpp"
 #include "games/soccer/engine.hpp"
+#include "games/soccer/forcing_line.hpp"
 #include "games/soccer/policy_net.hpp"
 #include "games/soccer/turn_options.hpp"
 #include "games/soccer/value_net.hpp"
@@ -83,6 +84,17 @@ struct MctsSettings {
   // field the tree lists 128 turns, and the one it leaves out may be the one after which the
   // other side has no safe turn. A win of ours that starts with such a turn is played at once.
   int forcing_wide_turns = 0;
+  // With forcing_wide_turns: only the lines whose first turn the tree's list leaves out, so that
+  // a position whose list is complete is not checked at all. The tree's own turns are its
+  // search's to read; the checks then cost only where a crowded position's list was cut.
+  bool forcing_unlisted_only = false;
+  // Progressive widening: a position whose list of turns was cut short (a crowded field) is
+  // listed again, up to `widened_turns`, once its visits reach `widen_visits` (0: never; the root
+  // at once). Its edges keep what they have and the new turns are added: the turn the first 128
+  // leave out may be the one that decides the game (docs/strength.md), and only the positions the
+  // search keeps coming back to pay for the longer list.
+  std::uint32_t widen_visits = 0;
+  int widened_turns = 512;
   int threads = 1;  // threads searching the one tree
   // A limit on the process's CPU time (all threads together) since its last answer, as Paper
   // Soccer's referee counts it (user time only: this clock, user and system, is never behind
@@ -158,6 +170,7 @@ class Mcts {
     std::uint32_t visits = 0;
     bool complete = true;  // its edges are all the turns there are (else no edge proves it lost)
     bool forcing_checked = false;  // for a forcing line (MctsSettings::forcing_visits)
+    bool widened = false;          // its edges are the longer list's (MctsSettings::widen_visits)
   };
 
   // A new position with its edges, built outside the tree's lock.
@@ -177,9 +190,19 @@ class Mcts {
   static constexpr std::uint32_t kBeingBuilt = ~std::uint32_t{0};
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};  // no edge to choose
 
-  // The position after turn `turn` of `parent`.
-  State after_turn(const State& parent, int turn, TurnOptions& scratch) const;
-  void build(const State& s, Expansion& x) const;
+  // The position after turn `turn` of `parent`, whose turns are listed within `limits`.
+  State after_turn(const State& parent, const TurnOptionLimits& limits, int turn,
+                   TurnOptions& scratch) const;
+  void build(const State& s, Expansion& x) const { build(s, settings_.turns, x); }
+  void build(const State& s, const TurnOptionLimits& limits, Expansion& x) const;
+  // How a position's turns are listed: the tree's limits, or the longer ones once widened.
+  TurnOptionLimits limits_of(const Node& n) const {
+    return n.widened ? TurnOptionLimits{settings_.widened_turns, settings_.turns.steps_per_turn}
+                     : settings_.turns;
+  }
+  // Whether position `n` is due its longer list, and making it (false: no room, or nothing new).
+  bool due_widening(const Node& n) const;
+  bool widen(std::uint32_t index);
   std::uint32_t append(const Expansion& x);  // adds the position; gives its index
   void expand(std::uint32_t node, std::uint32_t edge);
   double to_value(int eval) const;  // side to move's evaluation -> its win chance
@@ -205,6 +228,13 @@ class Mcts {
   // After path[proven] is proven: the proofs it gives the edges above it.
   void carry_proof_up(const std::vector<std::uint32_t>& path, std::size_t proven);
   std::optional<TurnOptionLimits> wide_turns() const;  // MctsSettings::forcing_wide_turns
+  // The time limit over `parts` (the CPU time's when that is the limit; none: no limit).
+  std::chrono::milliseconds share_of_turn(int parts) const;
+  ForcingLimits forcing_limits() const;  // the checks' limits, from the settings
+  // Whether a position of the tree is one to check (MctsSettings::forcing_unlisted_only).
+  bool worth_checking(const Node& n) const {
+    return !n.complete || !settings_.forcing_unlisted_only || !wide_turns();
+  }
   void keep_subtree(std::uint32_t root);
 
   // Whether the next position, besides those being built, might not fit.
@@ -219,6 +249,7 @@ class Mcts {
   SpinLock lock_;
   std::uint64_t iterations_ = 0;
   int being_built_ = 0;
+  int checking_ = 0;  // forcing checks under way (each holds a path, outside the lock)
   bool stopping_ = false;
   bool root_proven_ = false;
   std::uint64_t forcing_checks_ = 0, forcing_wins_ = 0;

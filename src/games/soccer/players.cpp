@@ -188,6 +188,10 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec) {
   // Against jdermont it made the short tactical losses rarer (docs/strength.md); self-play for
   // training keeps the search as it was.
   settings.forced_penalty = 0.5;
+  // A crowded position the search keeps coming back to gets its longer list: jdermont's turns
+  // that decided its wins were often ones the first 128 leave out (docs/strength.md).
+  settings.widen_visits = 200;
+  settings.widened_turns = 1024;
   settings.process_tree_bytes = trees_within(process_memory_limit());
   return std::make_unique<MctsTurns>("engine", settings);
 }
