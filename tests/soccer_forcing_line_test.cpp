@@ -12,6 +12,7 @@
 #include "games/soccer/forcing_line.hpp"
 #include "games/soccer/mcts.hpp"
 #include "soccer_positions.hpp"
+#include "soccer_search_settings.hpp"
 
 namespace arena::soccer {
 namespace {
@@ -187,11 +188,7 @@ TEST(SoccerForcingLine, EveryWinFromALongerFirstListHoldsAgainstEveryReply) {
 }
 
 MctsSettings engine_like(std::uint64_t iterations, int forcing_depth) {
-  MctsSettings settings;
-  settings.max_iterations = iterations;
-  settings.value_net = ValueNet::builtin();
-  settings.policy_net = PolicyNet::builtin();
-  settings.forced_penalty = 0.5;
+  MctsSettings settings = players_search(iterations);
   settings.forcing_depth = forcing_depth;
   return settings;
 }

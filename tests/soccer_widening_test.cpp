@@ -5,16 +5,13 @@
 #include "games/soccer/mcts.hpp"
 #include "games/soccer/turn_options.hpp"
 #include "soccer_positions.hpp"
+#include "soccer_search_settings.hpp"
 
 namespace arena::soccer {
 namespace {
 
 MctsSettings engine_like(std::uint64_t iterations, std::uint32_t widen_visits) {
-  MctsSettings settings;
-  settings.max_iterations = iterations;
-  settings.value_net = ValueNet::builtin();
-  settings.policy_net = PolicyNet::builtin();
-  settings.forced_penalty = 0.5;
+  MctsSettings settings = players_search(iterations);
   settings.widen_visits = widen_visits;
   settings.widened_turns = 1024;
   return settings;

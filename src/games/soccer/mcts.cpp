@@ -173,8 +173,7 @@ bool Mcts::due_widening(const Node& n) const {
 // go at the end; the old ones stay unused until keep_subtree drops them.
 bool Mcts::widen(std::uint32_t index) {
   Expansion x;
-  const TurnOptionLimits longer{settings_.widened_turns, settings_.turns.steps_per_turn};
-  build(nodes_[index].state, longer, x);
+  build(nodes_[index].state, widened_limits(), x);
   Node& n = nodes_[index];
   if (x.edges.size() <= n.edge_count ||
       tree_bytes() + x.edges.size() * sizeof(Edge) + sizeof(Node) > room()) {
@@ -431,8 +430,8 @@ std::uint32_t Mcts::find_reply(const State& s) const {
 // Keeps only the subtree under `root`, moved down in place so that it becomes node 0: children
 // come after their parents, so the kept nodes in their old order start with `root`, and each
 // moves to an index no greater than its old one. The edge lists likewise, taken in the order they
-// lie in (a widened position's list lies after later positions' lists), with no second tree in
-// memory.
+// lie in, with no second tree in memory: the lists of positions never widened lie in the
+// positions' order, and the few widened ones (whose lists were added later) are merged in.
 void Mcts::keep_subtree(std::uint32_t root) {
   constexpr std::uint32_t kDropped = ~std::uint32_t{0};
   std::vector<std::uint32_t> new_index(nodes_.size(), kDropped);
@@ -447,11 +446,17 @@ void Mcts::keep_subtree(std::uint32_t root) {
     nodes_[kept_nodes++] = n;
   }
   nodes_.shrink_to(kept_nodes);
-  std::vector<std::uint32_t> by_place(kept_nodes);
-  for (std::uint32_t i = 0; i < kept_nodes; ++i) by_place[i] = i;
-  std::stable_sort(by_place.begin(), by_place.end(), [&](std::uint32_t a, std::uint32_t b) {
+  const auto placed_before = [&](std::uint32_t a, std::uint32_t b) {
     return nodes_[a].first_edge < nodes_[b].first_edge;
-  });
+  };
+  std::vector<std::uint32_t> in_order, widened;
+  in_order.reserve(kept_nodes);
+  for (std::uint32_t i = 0; i < kept_nodes; ++i)
+    (nodes_[i].widened ? widened : in_order).push_back(i);
+  std::sort(widened.begin(), widened.end(), placed_before);
+  std::vector<std::uint32_t> by_place(kept_nodes);
+  std::merge(in_order.begin(), in_order.end(), widened.begin(), widened.end(), by_place.begin(),
+             placed_before);
   std::uint32_t kept_edges = 0;
   for (std::uint32_t i : by_place) {
     Node& n = nodes_[i];
@@ -563,9 +568,8 @@ std::optional<TurnOptionLimits> Mcts::wide_turns() const {
 }
 
 ForcingLimits Mcts::forcing_limits() const {
-  const bool unlisted_only = settings_.forcing_unlisted_only && wide_turns();
   return {settings_.forcing_depth, 1, settings_.turns, wide_turns(),
-          unlisted_only ? settings_.turns.max_turns : 0};
+          unlisted_only() ? settings_.turns.max_turns : 0};
 }
 
 // Our forcing win first; else, the likeliest turns first, those after which the opponent has one.

@@ -197,8 +197,10 @@ class Mcts {
   void build(const State& s, const TurnOptionLimits& limits, Expansion& x) const;
   // How a position's turns are listed: the tree's limits, or the longer ones once widened.
   TurnOptionLimits limits_of(const Node& n) const {
-    return n.widened ? TurnOptionLimits{settings_.widened_turns, settings_.turns.steps_per_turn}
-                     : settings_.turns;
+    return n.widened ? widened_limits() : settings_.turns;
+  }
+  TurnOptionLimits widened_limits() const {  // MctsSettings::widened_turns
+    return {settings_.widened_turns, settings_.turns.steps_per_turn};
   }
   // Whether position `n` is due its longer list, and making it (false: no room, or nothing new).
   bool due_widening(const Node& n) const;
@@ -231,10 +233,10 @@ class Mcts {
   // The time limit over `parts` (the CPU time's when that is the limit; none: no limit).
   std::chrono::milliseconds share_of_turn(int parts) const;
   ForcingLimits forcing_limits() const;  // the checks' limits, from the settings
-  // Whether a position of the tree is one to check (MctsSettings::forcing_unlisted_only).
-  bool worth_checking(const Node& n) const {
-    return !n.complete || !settings_.forcing_unlisted_only || !wide_turns();
-  }
+  // MctsSettings::forcing_unlisted_only, where it applies (with a longer first list).
+  bool unlisted_only() const { return settings_.forcing_unlisted_only && wide_turns(); }
+  // Whether a position of the tree is one to check.
+  bool worth_checking(const Node& n) const { return !n.complete || !unlisted_only(); }
   void keep_subtree(std::uint32_t root);
 
   // Whether the next position, besides those being built, might not fit.
