@@ -67,8 +67,8 @@ struct MctsSettings {
   double forced_penalty = 0.0;
   // Forcing lines (forcing_line.hpp) looked for at the root before the search, up to this many
   // of our turns deep: a turn that starts one for us is played; a turn after which the opponent
-  // has one is proven lost. 0: off; the players leave it off (its SPRT did not decide, and
-  // against jdermont it did no better: docs/strength.md).
+  // has one is proven lost. 0: off; the players leave it off (on top of widening it lost its
+  // SPRT: docs/strength.md).
   int forcing_depth = 0;
   // Their work, in turn listings (about 90,000 a second): all of the root's checks together, and
   // one check at most (a check that runs out finds nothing). They also stop at an eighth of the
