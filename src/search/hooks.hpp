@@ -66,6 +66,15 @@ concept HasCaptures = requires(const S& s, const typename S::Move& m) {
   { captures(s, m) } -> std::same_as<bool>;
 };
 
+// `int futility_margin(const S&)`: how far the evaluation of this position may move in one ply,
+// where the game can bound it (0 where it cannot). Near the leaves, away from the principal
+// variation, a side to move whose evaluation stands that far above beta for each ply left is cut
+// off without a search ("reverse futility pruning", search.hpp).
+template <class S>
+concept HasFutilityMargin = requires(const S& s) {
+  { futility_margin(s) } -> std::same_as<int>;
+};
+
 // `bool null_move_allowed(const S&)` and `S::pass()`: where passing is hardly ever better than
 // moving (no zugzwang), the search may let the side to move pass and, when even that holds the
 // opponent below beta at a reduced depth, cut off without searching the moves ("null-move

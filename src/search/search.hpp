@@ -45,6 +45,7 @@ struct SearchOptions {
   std::optional<bool> reductions = std::nullopt;
   bool contempt = true;    // the game's contempt (hooks.hpp); off to judge a position's balance
   bool null_moves = true;  // null-move pruning, in the games with the null_move_allowed() hook
+  bool futility = true;    // reverse futility pruning, in the games with the futility_margin() hook
   static SearchOptions classic() {
     return {.threads = 1, .aspiration = false, .reductions = false, .contempt = true};
   }
@@ -105,6 +106,7 @@ class Searcher {
 
  private:
   static constexpr int kAspirationWindow = 40;
+  static constexpr int kFutilityDepth = 3;  // plies left at most for reverse futility pruning
 
   Searcher(std::shared_ptr<TranspositionTable> tt, SearchOptions options,
            const std::atomic<bool>* stop)
@@ -364,6 +366,10 @@ class Searcher {
       }
     }
 
+    if constexpr (HasFutilityMargin<S>) {
+      if (const auto score = futility_cut(s, depth, alpha, beta, ply)) return *score;
+    }
+
     if constexpr (HasNullMove<S>) {
       if (allow_null && beta - alpha == 1) {
         if (const auto score = null_move_cut(s, depth, beta, ply)) return *score;
@@ -417,6 +423,21 @@ class Searcher {
     tt_->store(s.hash(), depth, to_tt(best_score, ply), bound_of(best_score, alpha_in, beta),
                best_key);
     return best_score;
+  }
+
+  // Reverse futility pruning: near the leaves, away from the principal variation, a side to move
+  // whose static evaluation stands above beta by more than the game's margin for each ply left
+  // is cut off unsearched: no reply in those plies is likely to bring it down. Never on decided
+  // scores, never where the game gives no margin.
+  std::optional<int> futility_cut(const S& s, int depth, int alpha, int beta, int ply) {
+    if (!options_.futility || depth > kFutilityDepth || ply == 0 || beta - alpha != 1 ||
+        std::abs(beta) >= kWinBound)
+      return std::nullopt;
+    const int margin = futility_margin(s);
+    if (margin <= 0) return std::nullopt;
+    const int eval = static_eval(s);
+    if (eval - margin * depth < beta) return std::nullopt;
+    return eval;
   }
 
   // Null-move pruning, away from the principal variation: when the side to move, standing at or

@@ -9,6 +9,9 @@ namespace {
 
 // Placing counts as near the moving stage with at most this many pieces in hand.
 constexpr int kDangerHand = 2;
+// Reverse futility pruning's margin per ply: half a piece (margins from 300 to 800 did alike in
+// matches at 50,000 nodes a move, docs/strength.md).
+constexpr int kFutilityMargin = kStoneValue / 2;
 
 struct Features {
   int mills = 0;       // complete mills
@@ -116,6 +119,14 @@ int evaluate(const State& s, const Terms& weights) {
 
 int evaluate(const State& s) {
   return evaluate(s, kWeights);
+}
+
+int futility_margin(const State& s) {
+  const Side them = opposite(s.side_to_move());
+  const Points opp = s.points(them), own = s.points(s.side_to_move());
+  const Points empty = kAllPoints & ~(own | opp);
+  if (can_close_mill(s, them, features(opp, own, empty), opp)) return 0;
+  return kFutilityMargin;
 }
 
 }  // namespace arena::morris

@@ -61,6 +61,11 @@ std::optional<EndgameValue> probe_endgame(const State& s);
 // Loads the databases probe_endgame reads, once per process (search/hooks.hpp).
 void load_endgame_tables(std::type_identity<State>);
 
+// How far one ply may move the evaluation, for the search's reverse futility pruning
+// (search/hooks.hpp): half a piece, but 0 when the opponent could close a mill with its next move
+// (a piece lost is worth more than any margin).
+int futility_margin(const State& s);
+
 // Move ordering (search/hooks.hpp): the moves that close a mill come first.
 inline bool captures(const State&, const Move& m) {
   return m.remove != kNoPoint;
