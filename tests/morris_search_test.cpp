@@ -222,7 +222,8 @@ TEST(MorrisSearch, FutilityPruningSearchesFewerNodesForTheSameMoves) {
   // White blocks Black's a7-d7 at g7 rather than lose a piece, with and without.
   const State block = after(State::start(), "a1 a7 b2 d7");
   EXPECT_EQ(block.move_text(search_to_depth(block, 6).best), "g7");
-  EXPECT_EQ(block.move_text(search_to_depth(block, 6, SearchOptions{.futility = false}).best), "g7");
+  EXPECT_EQ(block.move_text(search_to_depth(block, 6, SearchOptions{.futility = false}).best),
+            "g7");
 }
 
 int engine_wins(PlayerKind opponent, int depth, int games) {
