@@ -4,8 +4,8 @@
 Reads match records (the JSON of `arena match --records`), keeps the games the player named
 --player lost, and searches each position of those games where that player was to move, from
 ply --from-ply up to --to-ply, at --move-time: one line a position (record, ply, the move played
-then, the move chosen now, depth, score), then the mean depth. Two builds compared on the same
-positions show what a search change buys where the games were lost.
+then, the move chosen now, depth, score), then the mean depth. Two builds (or two table sizes,
+--table) compared on the same positions show what a change buys where the games were lost.
 
   python3 bench/loss_positions_depth.py --arena build/release/arena --move-time 900 \
       data/matches/morris-sanmill-1s*/*.json
@@ -45,12 +45,20 @@ def main():
     ap.add_argument("--move-time", type=int, default=900, help="ms a position (900)")
     ap.add_argument("--from-ply", type=int, default=6, help="first ply (0-based; 6)")
     ap.add_argument("--to-ply", type=int, default=23, help="last ply (23)")
+    ap.add_argument("--table", type=int, help="the engine's transposition table in MB "
+                    "(arena engine --table; default: the engine's own, from the move time)")
+    ap.add_argument("--warm", action="store_true",
+                    help="keep the engine's table from one position of a game to its next, as "
+                    "in the game (default: a fresh engine for every position)")
     args = ap.parse_args()
 
     positions = list(lost_positions(args.records, args.player, args.from_ply, args.to_ply))
     if not positions:
         sys.exit("no position: no record lost by '%s' in that ply range" % args.player)
-    engine = subprocess.Popen([args.arena, "engine", args.game], stdin=subprocess.PIPE,
+    command = [args.arena, "engine", args.game]
+    if args.table:
+        command += ["--table", str(args.table)]
+    engine = subprocess.Popen(command, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def send(line):
@@ -61,8 +69,11 @@ def main():
     while engine.stdout.readline().strip() != "uciok":
         pass
     total = 0
+    last_path = None
     for path, ply, before, played in positions:
-        send("ucinewgame")
+        if not args.warm or path != last_path:
+            send("ucinewgame")
+        last_path = path
         send("position startpos" + (" moves " + "; ".join(before) if before else ""))
         send("go movetime %d" % args.move_time)
         depth, score = 0, "?"

@@ -213,6 +213,11 @@ TEST(MatchAgents, ParsesSpecs) {
   EXPECT_EQ(graded.value->level, 2);
   EXPECT_EQ(graded.value->threads, 2);
   EXPECT_EQ(graded.value->name, "engine-n100-l2-t2");
+  auto tabled = parse_agent("engine time=100 table=2");
+  ASSERT_TRUE(tabled) << tabled.error;
+  EXPECT_EQ(tabled.value->table_mb, 2);
+  EXPECT_EQ(tabled.value->name, "engine-100ms-tt2");
+  EXPECT_EQ(parse_agent("engine table=0").error, "'table=0': table must be megabytes, 1 to 65536");
   EXPECT_EQ(parse_agent("engine level=9").error, "'level=9': level must be 1 to 5");
   auto old = parse_agent("arena=/opt/old/arena engine depth=3");
   ASSERT_TRUE(old) << old.error;
@@ -239,7 +244,8 @@ TEST(MatchAgents, ParsesSpecs) {
   EXPECT_EQ(parse_agent("engine time=100 depth=3").error,
             "engine takes one of time=MS, depth=N or nodes=N");
   EXPECT_EQ(parse_agent("engine speed=3").error,
-            "engine option 'speed=3' is not time=MS, depth=N, nodes=N, threads=N or level=N");
+            "engine option 'speed=3' is not time=MS, depth=N, nodes=N, threads=N, level=N or "
+            "table=MB");
   EXPECT_EQ(parse_agent("engine nodes=0").error, "'nodes=0': nodes must be 1 to 10^12");
   EXPECT_EQ(parse_agent("engine time=100 time=200").value->limit->value, 200u);
   EXPECT_FALSE(parse_agent("greedy 3"));
@@ -565,7 +571,8 @@ TEST(MatchRuns, TheSprtStopsTheMatch) {
 
 TEST(MatchRuns, AnotherArenaBuildPlaysOverTheEngineProtocol) {
   MatchSettings s = fission_settings();
-  s.agents = {*parse_agent(std::string("arena=") + ARENA_BINARY + " engine depth=1").value,
+  // table= reaches the other build as --table (an option it refused would fault every game).
+  s.agents = {*parse_agent(std::string("arena=") + ARENA_BINARY + " engine depth=1 table=1").value,
               *parse_agent("random").value};
   s.openings = fission_openings();
   s.pairs = 1;

@@ -1,12 +1,12 @@
 #include "search/search.hpp"
 
 #include <gtest/gtest.h>
-
 #include <array>
 
 #include "games/fission/eval.hpp"
 #include "games/registry.hpp"
 #include "referee/local_match.hpp"
+#include "search/table_size.hpp"
 #include "support/positions.hpp"
 #include "support/strength.hpp"
 
@@ -119,6 +119,23 @@ TEST(TranspositionTable, StoresAndReadsBackEveryField) {
   EXPECT_FALSE(tt.probe(0x1234'5678'9ABC'DEF0ULL));
 }
 
+TEST(TranspositionTable, TheLargestPowerOfTwoOfSlotsWithinTheSize) {
+  EXPECT_EQ(TranspositionTable(1).slots(), 65'536u);
+  EXPECT_EQ(TranspositionTable(3).slots(), 131'072u);
+  EXPECT_EQ(TranspositionTable(16).slots(), 1u << 20);
+}
+
+TEST(EngineTable, TheSpecsOwnOrTheDefaultWithinTheMemoryLimit) {
+  PlayerSpec spec;
+  EXPECT_EQ(engine_table_mb(spec, std::nullopt), kDefaultTableMb);
+  spec.table_mb = 300;
+  EXPECT_EQ(engine_table_mb(spec, std::nullopt), 300);
+  // A quarter of the memory limit at most, never below 1.
+  EXPECT_EQ(engine_table_mb(spec, std::uint64_t{200} << 20), 50);
+  EXPECT_EQ(engine_table_mb(PlayerSpec{}, std::uint64_t{40} << 20), 10);
+  EXPECT_EQ(engine_table_mb(spec, std::uint64_t{1} << 20), 1);
+}
+
 TEST(EngineLevels, LowLevelsSearchLessAndTheTopIsTheFullEngine) {
   EXPECT_EQ(engine_level(1).depth, 1);
   EXPECT_GT(engine_level(1).random_percent, engine_level(2).random_percent);
@@ -131,6 +148,8 @@ TEST(EngineLevels, LowLevelsSearchLessAndTheTopIsTheFullEngine) {
   spec.threads = 2;
   const auto player = find_game("fission")->make_player(spec);
   EXPECT_EQ(player->name(), "engine(level 2 threads 2)");
+  spec.table_mb = 4;
+  EXPECT_EQ(find_game("fission")->make_player(spec)->name(), "engine(level 2 threads 2 table 4)");
 }
 
 int engine_wins(PlayerKind opponent, int depth, int games) {

@@ -158,6 +158,8 @@ TEST(TournamentParticipants, RejectsBadLinesWithTheReason) {
             "engine takes time=MS or depth=N, not both");
   EXPECT_EQ(parse_participant("x: engine nodes=100").error,
             "engine option 'nodes=100' is not time=MS, depth=N, threads=N or level=N");
+  EXPECT_EQ(parse_participant("x: engine table=64").error,
+            "engine option 'table=64' is not time=MS, depth=N, threads=N or level=N");
   // A limit given twice counts once (the last), as saved events may hold it.
   EXPECT_EQ(parse_participant("x: engine time=100 time=200").value->time_ms, 200);
   EXPECT_EQ(parse_participant("x: engine level=6").error, "'level=6': level must be 1 to 5");

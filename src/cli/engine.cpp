@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "match/engine_protocol.hpp"
+#include "search/table_size.hpp"
 
 namespace arena::cli {
 
@@ -23,6 +24,7 @@ void add_engine(CLI::App& app, int& exit_code) {
     BuiltInPlayerOptions player;
     std::uint64_t nodes = 0;
     int move_time_ms = 1000;
+    int table_mb = 0;
     int moves_per_player = 0;
     LimitRule limit_rule = LimitRule::Draw;
   };
@@ -35,6 +37,11 @@ void add_engine(CLI::App& app, int& exit_code) {
                   "A bare 'go' answers within this many ms (without --depth or --nodes)")
       ->capture_default_str()
       ->check(CLI::Range(1, 3'600'000));
+  cmd->add_option("--table", o->table_mb,
+                  fmt::format("Transposition table in MB (default {}; a quarter of the process's "
+                              "memory limit at most)",
+                              kDefaultTableMb))
+      ->check(CLI::Range(1, kMaxTableMb));
   add_rule_options(*cmd, o->moves_per_player, o->limit_rule);
   cmd->callback([o, &exit_code] {
     match::EngineProtocolOptions e;
@@ -46,6 +53,7 @@ void add_engine(CLI::App& app, int& exit_code) {
     e.move_time_ms = o->move_time_ms;
     e.threads = o->player.threads;
     e.level = o->player.level;
+    e.table_mb = o->table_mb;
     exit_code = match::run_engine_protocol(game_named(o->game), e, std::cin, std::cout);
   });
 }

@@ -162,6 +162,7 @@ void add_match(CLI::App& app, int& exit_code) {
       "Agents A and B:\n"
       "  [NAME:] engine [time=MS | depth=N | nodes=N]   the built-in engine (its own limit)\n"
       "          [threads=N] [level=1..5]      search threads; a strength level (docs/levels.md)\n"
+      "          [table=MB]                    transposition table (default 16 MB)\n"
       "  [NAME:] greedy | random | soccer-ref 0|1|2      built-in players\n"
       "  [NAME:] arena=PATH [engine ... | greedy | random]   the same in another arena build,\n"
       "                                        run as 'PATH engine GAME' (engine protocol)\n"

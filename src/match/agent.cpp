@@ -29,6 +29,7 @@ std::string default_name(const AgentSpec& a) {
       }
       if (a.level > 0) base += fmt::format("-l{}", a.level);
       if (a.threads > 1) base += fmt::format("-t{}", a.threads);
+      if (a.table_mb > 0) base += fmt::format("-tt{}", a.table_mb);
       break;
     case AgentSpec::Greedy:
       base = "greedy";
@@ -281,6 +282,7 @@ Parsed<AgentSpec> parse_agent(std::string_view text) {
       return P::fail(std::move(error));
     a.threads = e.threads;
     a.level = e.level;
+    a.table_mb = e.table_mb;
     if (e.time_ms > 0) a.limit = MoveLimit{MoveLimit::Time, static_cast<std::uint64_t>(e.time_ms)};
     if (e.depth > 0) a.limit = MoveLimit{MoveLimit::Depth, static_cast<std::uint64_t>(e.depth)};
     if (e.nodes > 0) a.limit = MoveLimit{MoveLimit::Nodes, e.nodes};
@@ -324,6 +326,7 @@ std::unique_ptr<MatchAgent> make_agent(const AgentSpec& spec, const AgentContext
       command += fmt::format(" --moves-per-player {}", *context.rules.moves_per_player);
     // Only when asked: builds from before these options refuse them.
     if (spec.threads > 1) command += fmt::format(" --threads {}", spec.threads);
+    if (spec.table_mb > 0) command += fmt::format(" --table {}", spec.table_mb);
     if (spec.kind == AgentSpec::Engine && spec.level > 0)
       command += fmt::format(" --level {}", spec.level);
     return std::make_unique<ProtocolAgent>(command, limit, deadline);
@@ -340,6 +343,7 @@ std::unique_ptr<MatchAgent> make_agent(const AgentSpec& spec, const AgentContext
   if (limit.kind == MoveLimit::Depth) ps.depth = static_cast<int>(limit.value);
   if (limit.kind == MoveLimit::Nodes) ps.nodes = limit.value;
   ps.threads = spec.threads;
+  ps.table_mb = spec.table_mb;
   ps.level = spec.level;
   return std::make_unique<BuiltinAgent>(game.make_player(ps), deadline);
 }

@@ -38,6 +38,7 @@ struct AgentSpec {
   std::optional<MoveLimit> limit;  // engine time=/depth=/nodes=
   int level = 0;                   // soccer-ref's level; the engine's level=
   int threads = 1;                 // engine threads=
+  int table_mb = 0;                // engine table= (0: the default)
   std::string arena_binary;        // arena=PATH: that build's `arena engine`
   std::string command;             // protocol, command: the shell command
   bool external() const { return kind == Protocol || kind == Course || !arena_binary.empty(); }

@@ -35,7 +35,8 @@ std::pair<std::string_view, std::string_view> first_word(std::string_view s) {
 
 bool same_spec(const PlayerSpec& a, const PlayerSpec& b) {
   return a.kind == b.kind && a.move_time_ms == b.move_time_ms && a.depth == b.depth &&
-         a.nodes == b.nodes && a.seed == b.seed && a.threads == b.threads && a.level == b.level;
+         a.nodes == b.nodes && a.seed == b.seed && a.threads == b.threads && a.level == b.level &&
+         a.table_mb == b.table_mb;
 }
 
 }  // namespace
@@ -91,6 +92,7 @@ int run_engine_protocol(const GameInfo& game, const EngineProtocolOptions& optio
       spec.depth = options.depth;
       spec.nodes = options.nodes;
       spec.threads = options.threads;
+      spec.table_mb = options.table_mb;
       spec.level = options.level;
       const auto [kw, value] = first_word(rest);
       if (!kw.empty()) {

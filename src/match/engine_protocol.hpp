@@ -29,8 +29,9 @@ struct EngineProtocolOptions {
   int depth = 0;
   std::uint64_t nodes = 0;
   int move_time_ms = 1000;
-  int threads = 1;  // engine: search threads
-  int level = 0;    // engine: strength level (0: full)
+  int threads = 1;   // engine: search threads
+  int level = 0;     // engine: strength level (0: full)
+  int table_mb = 0;  // engine: transposition table in MB (0: the default)
 };
 
 // Serves commands until "quit" or the end of input; gives the exit status (0).

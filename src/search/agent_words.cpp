@@ -4,6 +4,7 @@
 
 #include "core/text.hpp"
 #include "search/player.hpp"
+#include "search/table_size.hpp"
 
 namespace arena {
 
@@ -30,12 +31,16 @@ std::string read_engine_words(std::span<const std::string_view> words, bool with
     } else if (key == "threads") {
       if (!parse_number(value, 1, 64, out.threads))
         return fmt::format("'{}': threads must be 1 to 64", printable(word));
+    } else if (key == "table" && with_nodes) {
+      if (!parse_number(value, 1, kMaxTableMb, out.table_mb))
+        return fmt::format("'{}': table must be megabytes, 1 to {}", printable(word), kMaxTableMb);
     } else if (key == "level") {
       if (!parse_number(value, 1, kEngineLevels, out.level))
         return fmt::format("'{}': level must be 1 to {}", printable(word), kEngineLevels);
     } else {
-      return fmt::format("engine option '{}' is not {}, threads=N or level=N", printable(word),
-                         with_nodes ? "time=MS, depth=N, nodes=N" : "time=MS, depth=N");
+      return fmt::format("engine option '{}' is not {}", printable(word),
+                         with_nodes ? "time=MS, depth=N, nodes=N, threads=N, level=N or table=MB"
+                                    : "time=MS, depth=N, threads=N or level=N");
     }
     if (time + depth + nodes > 1)
       return with_nodes ? "engine takes one of time=MS, depth=N or nodes=N"

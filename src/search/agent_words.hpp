@@ -1,6 +1,6 @@
 #pragma once
 // The options of an "engine" agent as people write them in agent specs (arena match, tournament
-// participants): "engine time=MS depth=N nodes=N threads=N level=N".
+// participants): "engine time=MS depth=N nodes=N threads=N level=N table=MB".
 #include <cstdint>
 #include <span>
 #include <string>
@@ -14,10 +14,12 @@ struct EngineWords {
   std::uint64_t nodes = 0;  // nodes=: fixed node count (0: not given)
   int threads = 1;          // threads=: search threads
   int level = 0;            // level=: 1..kEngineLevels (0: full strength)
+  int table_mb = 0;         // table=: transposition table in MB (0: not given)
 };
 
 // Reads the options after "engine", at most one of the limits time=, depth= and (only where
-// `with_nodes`) nodes=. Gives the error for people, or "" when every word was read.
+// `with_nodes`, arena match's agents) nodes=; table= also only there. Gives the error for
+// people, or "" when every word was read.
 std::string read_engine_words(std::span<const std::string_view> words, bool with_nodes,
                               EngineWords& out);
 

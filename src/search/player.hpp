@@ -20,6 +20,7 @@ struct PlayerSpec {
                             // with depth 0 it replaces the time: deterministic, machine-free)
   int threads = 1;          // engine: search threads (lazy SMP); 1 is fair to one-core opponents
   int level = 0;            // engine: 1..kEngineLevels from beginner up (0: full strength)
+  int table_mb = 0;         // engine: transposition table in MB (0: the default)
   bool contempt = true;     // engine: off to judge a position rather than play it (opening books)
   // engine: the referee counts the CPU time of the whole process per move (Paper Soccer's), so
   // that N threads must stop when together they have used the move's time

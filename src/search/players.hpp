@@ -7,9 +7,11 @@
 #include <chrono>
 #include <memory>
 
+#include "core/memory_limit.hpp"
 #include "core/rng.hpp"
 #include "search/player.hpp"
 #include "search/search.hpp"
+#include "search/table_size.hpp"
 
 namespace arena {
 
@@ -71,7 +73,7 @@ class EnginePlayer final : public Player {
   explicit EnginePlayer(const PlayerSpec& spec)
       : spec_(spec),
         level_(engine_level(spec.level)),
-        searcher_(16,
+        searcher_(engine_table_mb(spec, process_memory_limit()),
                   SearchOptions{.threads = std::max(spec.threads, 1), .contempt = spec.contempt}),
         rng_(spec.seed) {
     if constexpr (HasEndgameLoading<S>) load_endgame_tables(std::type_identity<S>{});
@@ -82,6 +84,7 @@ class EnginePlayer final : public Player {
     if (spec_.depth > 0) name += fmt::format(" depth {}", spec_.depth);
     if (spec_.nodes > 0) name += fmt::format(" nodes {}", spec_.nodes);
     if (spec_.threads > 1) name += fmt::format(" threads {}", spec_.threads);
+    if (spec_.table_mb > 0) name += fmt::format(" table {}", spec_.table_mb);
     return name == "engine" ? name : "engine(" + name.substr(7) + ")";
   }
   std::string choose(const AnyState& state) override {

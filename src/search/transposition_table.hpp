@@ -37,6 +37,7 @@ class TranspositionTable {
     }
   }
   void new_search() { generation_ = (generation_ + 1) & 63; }
+  std::size_t slots() const { return size_; }
 
   std::optional<TtEntry> probe(std::uint64_t key) const {
     const Slot& s = slots_[key & mask_];
