@@ -46,7 +46,7 @@ def main():
     ap.add_argument("--from-ply", type=int, default=6, help="first ply (0-based; 6)")
     ap.add_argument("--to-ply", type=int, default=23, help="last ply (23)")
     ap.add_argument("--table", type=int, help="the engine's transposition table in MB "
-                    "(arena engine --table; default: the engine's own, from the move time)")
+                    "(arena engine --table; default: the engine's own, 16 MB)")
     ap.add_argument("--warm", action="store_true",
                     help="keep the engine's table from one position of a game to its next, as "
                     "in the game (default: a fresh engine for every position)")
