@@ -114,9 +114,7 @@ TEST(MorrisSearch, FixedDepthIsDeterministic) {
   EXPECT_EQ(a.best, b.best);
   EXPECT_EQ(a.score, b.score);
   EXPECT_EQ(a.nodes, b.nodes);
-  // Black must stop a1-d1-g1. (At depth 5 the futility pruning plays d2 here: it cuts White's
-  // replies where White stands far above beta with a mill to close, which the matches showed
-  // to pay overall; docs/strength.md.)
+  // Black must stop a1-d1-g1.
   EXPECT_EQ(s.move_text(a.best), "g1");
   EXPECT_EQ(s.move_text(search_to_depth(s, 5, SearchOptions{.futility = false}).best), "g1");
 }
@@ -186,14 +184,15 @@ TEST(MorrisSearch, NullMovesOnlyWhileBothSidesPlace) {
 
 TEST(MorrisSearch, NullMovesPruneThePlacingStage) {
   // The search prunes by null moves while both sides place: fewer nodes for the same
-  // depth. Black, to place, closes a7-d7-g7 either way (the futility pruning off in both, so
-  // that only the null moves differ).
+  // depth. Black, to place, blocks a1-d1-g1 either way rather than close a7-d7-g7 at once, as
+  // depth 9 does without the extensions (the futility pruning off in both, so that only the
+  // null moves differ).
   const State s = after(State::start(), "a1 a7 d1 d7 b2");
   const auto with_null = search_to_depth(s, 8, SearchOptions{.futility = false});
   const auto without = search_to_depth(s, 8, SearchOptions{.null_moves = false, .futility = false});
   EXPECT_LT(with_null.nodes, without.nodes);
-  EXPECT_EQ(s.move_text(with_null.best).substr(0, 2), "g7");
-  EXPECT_EQ(s.move_text(without.best).substr(0, 2), "g7");
+  EXPECT_EQ(s.move_text(with_null.best), "g1");
+  EXPECT_EQ(s.move_text(without.best), "g1");
   // Where the pieces move, no null move: the same search node for node.
   const State moving = shuttle_start();
   EXPECT_EQ(search_to_depth(moving, 6).nodes,
@@ -216,18 +215,49 @@ TEST(MorrisSearch, NoFutilityMarginWhereTheOpponentCanCloseAMill) {
 
 TEST(MorrisSearch, FutilityPruningSearchesFewerNodesForTheSameMoves) {
   // On by default: fewer nodes for the same depth, and the same answer where it matters. Black,
-  // to place, closes a7-d7-g7 either way.
+  // to place, blocks a1-d1-g1 either way.
   const State s = after(State::start(), "a1 a7 d1 d7 b2");
   const auto by_default = search_to_depth(s, 8);
   const auto without = search_to_depth(s, 8, SearchOptions{.futility = false});
   EXPECT_LT(by_default.nodes, without.nodes);
-  EXPECT_EQ(s.move_text(by_default.best).substr(0, 2), "g7");
-  EXPECT_EQ(s.move_text(without.best).substr(0, 2), "g7");
+  EXPECT_EQ(s.move_text(by_default.best), "g1");
+  EXPECT_EQ(s.move_text(without.best), "g1");
   // White blocks Black's a7-d7 at g7 rather than lose a piece, with and without.
   const State block = after(State::start(), "a1 a7 b2 d7");
   EXPECT_EQ(block.move_text(search_to_depth(block, 6).best), "g7");
   EXPECT_EQ(block.move_text(search_to_depth(block, 6, SearchOptions{.futility = false}).best),
             "g7");
+}
+
+TEST(MorrisSearch, ThePlacementsThatBlockAMillAreExtended) {
+  static_assert(HasExtensions<State>);
+  // Black to place; White's a1 and d1 wait for g1.
+  const State s = after(State::start(), "a1 b2 d1");
+  EXPECT_TRUE(extends(s, *s.parse_move("g1").value));
+  EXPECT_FALSE(extends(s, *s.parse_move("d2").value));
+  EXPECT_FALSE(extends(s, *s.parse_move("g4").value));
+  // Black's g1 blocks a1-d1-g1 but also closes g1-g4-g7: a capture, searched first anyway.
+  const State both = after(State::start(), "a1 g4 d1 g7 b2");
+  MoveList<Move, State::kMaxMoves> moves;
+  both.legal_moves(moves);
+  int extended = 0;
+  for (const Move& m : moves) extended += extends(both, m);
+  EXPECT_EQ(extended, 0);
+}
+
+TEST(MorrisSearch, TheExtendedBlockIsSeenAtDepthFive) {
+  // At depth 5 the futility pruning cuts White's replies where White stands far above beta with
+  // a mill to close, and without the extensions Black places d2 and loses a piece; with them the
+  // block at g1 is searched a ply deeper and chosen. The extensions cost nodes at a fixed depth
+  // and pay at a fixed time (docs/strength.md).
+  const State s = after(State::start(), "a1 b2 d1");
+  EXPECT_EQ(s.move_text(search_to_depth(s, 5).best), "g1");
+  EXPECT_EQ(s.move_text(search_to_depth(s, 5, SearchOptions{.extensions = false}).best), "d2");
+  // Where no side places, no extension: the same search node for node. (Blocks by a slide were
+  // not extended: their match did not decide, docs/strength.md.)
+  const State moving = shuttle_start();
+  EXPECT_EQ(search_to_depth(moving, 6).nodes,
+            search_to_depth(moving, 6, SearchOptions{.extensions = false}).nodes);
 }
 
 int engine_wins(PlayerKind opponent, int depth, int games) {

@@ -75,6 +75,15 @@ concept HasFutilityMargin = requires(const S& s) {
   { futility_margin(s) } -> std::same_as<int>;
 };
 
+// `bool extends(const S&, const S::Move&)`: whether a move answers a threat the side to move
+// must answer now (a mill about to close), so that the search looks a ply further down it: the
+// forced reply then costs no depth, as a chess search extends checks. Within twice the
+// iteration's depth from the root.
+template <class S>
+concept HasExtensions = requires(const S& s, const typename S::Move& m) {
+  { extends(s, m) } -> std::same_as<bool>;
+};
+
 // `bool null_move_allowed(const S&)` and `S::pass()`: where passing is hardly ever better than
 // moving (no zugzwang), the search may let the side to move pass and, when even that holds the
 // opponent below beta at a reduced depth, cut off without searching the moves ("null-move

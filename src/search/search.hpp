@@ -46,6 +46,7 @@ struct SearchOptions {
   bool contempt = true;    // the game's contempt (hooks.hpp); off to judge a position's balance
   bool null_moves = true;  // null-move pruning, in the games with the null_move_allowed() hook
   bool futility = true;    // reverse futility pruning, in the games with the futility_margin() hook
+  bool extensions = true;  // a ply more where the game's extends() hook says a reply is forced
   static SearchOptions classic() {
     return {.threads = 1, .aspiration = false, .reductions = false, .contempt = true};
   }
@@ -189,6 +190,7 @@ class Searcher {
   std::uint64_t max_nodes_ = 0;
   bool stopped_ = false;
   bool root_move_done_ = false;
+  int root_depth_ = 0;  // the iteration's: extensions stop at twice it from the root
   Side root_side_ = Side::White;
   std::array<std::array<std::uint32_t, 2>, kMaxPly> killers_{};
   std::array<std::array<std::int32_t, 4096>, 2> history_{};
@@ -296,6 +298,7 @@ class Searcher {
   int search_root(const S& root, MoveList<Move, S::kMaxMoves>& moves, int depth, int alpha,
                   const int beta, Move& best) {
     root_move_done_ = false;
+    root_depth_ = depth;
     const int alpha_in = alpha;
     const auto e = tt_->probe(root.hash());
     order(root, moves, e ? e->move_key : best.key(), 0);
@@ -384,16 +387,18 @@ class Searcher {
     for (std::size_t i = 0; i < moves.size(); ++i) {
       S child = s;
       child.apply(moves[i]);
+      const int child_depth = depth + extension(s, moves[i], ply);
       int score;
       if (i == 0) {
-        score = search_child(s, child, depth, alpha, beta, ply);
+        score = search_child(s, child, child_depth, alpha, beta, ply);
       } else {
-        const int r = reduction(s, child, depth, i, moves[i], ply);
-        score = r > 0 ? -negamax(child, depth - 1 - r, -alpha - 1, -alpha, ply + 1) : alpha + 1;
+        const int r = reduction(s, child, child_depth, i, moves[i], ply);
+        score =
+            r > 0 ? -negamax(child, child_depth - 1 - r, -alpha - 1, -alpha, ply + 1) : alpha + 1;
         if (!stopped_ && score > alpha)
-          score = search_child(s, child, depth, alpha, alpha + 1, ply);
+          score = search_child(s, child, child_depth, alpha, alpha + 1, ply);
         if (!stopped_ && score > alpha && score < beta)
-          score = search_child(s, child, depth, alpha, beta, ply);
+          score = search_child(s, child, child_depth, alpha, beta, ply);
       }
       if (stopped_) return 0;
       if (score > best_score) {
@@ -454,6 +459,14 @@ class Searcher {
     const int score = -negamax(passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
     if (stopped_ || score < beta) return std::nullopt;
     return score >= kWinBound ? beta : score;
+  }
+
+  // A ply more for a move the game calls forced (hooks.hpp), within twice the iteration's depth.
+  int extension(const S& s, const Move& move, int ply) const {
+    if constexpr (HasExtensions<S>) {
+      if (options_.extensions && ply < 2 * root_depth_ && extends(s, move)) return 1;
+    }
+    return 0;
   }
 
   // Late-move reductions: after the TT move and the killers, moves the ordering puts late are

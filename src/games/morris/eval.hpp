@@ -66,6 +66,14 @@ void load_endgame_tables(std::type_identity<State>);
 // (a piece lost is worth more than any margin).
 int futility_margin(const State& s);
 
+// Extensions (search/hooks.hpp): a placement that blocks a line of two opponent pieces, which the
+// opponent could otherwise close, is searched a ply deeper (the losses to Sanmill came from
+// horizons in the placement stage).
+inline bool extends(const State& s, const Move& m) {
+  const Points opp = s.points(opposite(s.side_to_move()));
+  return m.is_placement() && m.remove == kNoPoint && mill_through(opp | point_bit(m.to), m.to);
+}
+
 // Move ordering (search/hooks.hpp): the moves that close a mill come first.
 inline bool captures(const State&, const Move& m) {
   return m.remove != kNoPoint;
