@@ -174,6 +174,13 @@ TEST(MorrisSearch, NullMovesOnlyWhileBothSidesPlace) {
   static_assert(HasNullMove<State>);
   EXPECT_TRUE(null_move_allowed(State::start()));
   EXPECT_TRUE(null_move_allowed(after(State::start(), "a1 b2 d1 b4 g1b2")));
+  // Twelve placements, no mill: three in hand each. White's thirteenth leaves it two, near the
+  // moving stage, where a placement may block one's own pieces and a pass would lie.
+  const State twelve = after(State::start(), "a1 a4 d2 b4 f4 d6 g7 c5 e3 f6 b6 g1");
+  EXPECT_EQ(twelve.in_hand(Side::White), 3);
+  EXPECT_EQ(twelve.in_hand(Side::Black), 3);
+  EXPECT_TRUE(null_move_allowed(twelve));
+  EXPECT_FALSE(null_move_allowed(after(twelve, "d7")));
   // White has placed all nine, Black one more to place.
   const State last = *State::from_position({pts("a1 d1 g1 b4 c3 e3 f2 f6 d7"),
                                             pts("a4 a7 b6 c5 e5 e4 g4 g7"), 0, 1, Side::Black, 17})
