@@ -170,12 +170,12 @@ TEST(MorrisSearch, APassGivesTheMoveAndNothingElse) {
   EXPECT_EQ(passed.move_text(out.best), "g1b2");
 }
 
-TEST(MorrisSearch, NullMovesOnlyWhileBothSidesPlace) {
+TEST(MorrisSearch, NullMovesOnlyWhileBothSidesHoldThreeInHand) {
   static_assert(HasNullMove<State>);
   EXPECT_TRUE(null_move_allowed(State::start()));
   EXPECT_TRUE(null_move_allowed(after(State::start(), "a1 b2 d1 b4 g1b2")));
-  // Twelve placements, no mill: three in hand each. White's thirteenth leaves it two, near the
-  // moving stage, where a placement may block one's own pieces and a pass would lie.
+  // Twelve placements, no mill: three in hand each. The thirteenth (White's seventh) leaves White
+  // two, near the moving stage, where a placement may block one's own pieces and a pass would lie.
   const State twelve = after(State::start(), "a1 a4 d2 b4 f4 d6 g7 c5 e3 f6 b6 g1");
   EXPECT_EQ(twelve.in_hand(Side::White), 3);
   EXPECT_EQ(twelve.in_hand(Side::Black), 3);
@@ -190,10 +190,10 @@ TEST(MorrisSearch, NullMovesOnlyWhileBothSidesPlace) {
 }
 
 TEST(MorrisSearch, NullMovesPruneThePlacingStage) {
-  // The search prunes by null moves while both sides place: fewer nodes for the same
-  // depth. Black, to place, blocks a1-d1-g1 either way rather than close a7-d7-g7 at once, as
-  // depth 9 does without the extensions (the futility pruning off in both, so that only the
-  // null moves differ).
+  // The search prunes by null moves while both sides hold three or more in hand: fewer nodes
+  // for the same depth. Black, to place, blocks a1-d1-g1 either way rather than close a7-d7-g7
+  // at once, as depth 9 does without the extensions (the futility pruning off in both, so that
+  // only the null moves differ).
   const State s = after(State::start(), "a1 a7 d1 d7 b2");
   const auto with_null = search_to_depth(s, 8, SearchOptions{.futility = false});
   const auto without = search_to_depth(s, 8, SearchOptions{.null_moves = false, .futility = false});

@@ -85,10 +85,11 @@ inline bool reducible(const State& s, const Move& m) {
 }
 // Early in the placement stage, passing is hardly ever better than placing (a piece more on the
 // board and one fewer in hand), so the search may prune by null moves. Within two placements of
-// the moving stage a placement can block one's own pieces, so that a pass would lie: both losses
-// to Sanmill at 1 s hid there (the blockade that lost them was seen only without those null
-// moves), and once a side slides, a move can be forced into harm (blocked, a mill opened).
-inline constexpr int kNullMoveHand = 3;  // both sides hold at least this many pieces
+// the moving stage a placement can block one's own pieces, so that a pass would lie: the two 1 s
+// losses to Sanmill of the build before hid there (the blockade that lost them was seen only
+// without those null moves), and once a side slides, a move can be forced into harm (blocked, a
+// mill opened). The evaluation's danger (kDangerHand in eval.cpp) starts at the same point.
+inline constexpr int kNullMoveHand = 3;  // both sides hold at least this many pieces in hand
 inline bool null_move_allowed(const State& s) {
   return s.in_hand(Side::White) >= kNullMoveHand && s.in_hand(Side::Black) >= kNullMoveHand;
 }
