@@ -7,8 +7,6 @@
 namespace arena::morris {
 namespace {
 
-// Placing counts as near the moving stage with at most this many pieces in hand.
-constexpr int kDangerHand = 2;
 // Reverse futility pruning's margin per ply: half a piece (margins from 300 to 800 did alike in
 // matches at 50,000 nodes a move, docs/strength.md).
 constexpr int kFutilityMargin = kStoneValue / 2;

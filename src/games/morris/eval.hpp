@@ -50,6 +50,10 @@ inline constexpr Terms kWeights = {
     1261};                             // a mill to close now
 // clang-format on
 
+// Placing counts as near the moving stage with at most this many pieces in hand: the evaluation's
+// danger terms start there, and the null moves stop (null_move_allowed).
+inline constexpr int kDangerHand = 2;
+
 int material(const State& s);  // our pieces (on the board and in hand) less theirs
 Terms terms(const State& s);
 int evaluate(const State& s, const Terms& weights);
@@ -88,10 +92,9 @@ inline bool reducible(const State& s, const Move& m) {
 // the moving stage a placement can block one's own pieces, so that a pass would lie: the two 1 s
 // losses to Sanmill of the build before hid there (the blockade that lost them was seen only
 // without those null moves), and once a side slides, a move can be forced into harm (blocked, a
-// mill opened). The evaluation's danger (kDangerHand in eval.cpp) starts at the same point.
-inline constexpr int kNullMoveHand = 3;  // both sides hold at least this many pieces in hand
+// mill opened).
 inline bool null_move_allowed(const State& s) {
-  return s.in_hand(Side::White) >= kNullMoveHand && s.in_hand(Side::Black) >= kNullMoveHand;
+  return s.in_hand(Side::White) > kDangerHand && s.in_hand(Side::Black) > kDangerHand;
 }
 
 }  // namespace arena::morris
