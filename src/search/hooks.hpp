@@ -34,6 +34,22 @@ concept HasEndgameLoading = requires {
   load_endgame_tables(std::type_identity<S>{});
 };
 
+// A move a game's engine book holds for a position: searched to `depth` (far deeper than a
+// move's time allows), scoring `score` for the side to move.
+template <class Move>
+struct BookMove {
+  Move move;
+  int depth = 0;
+  int score = 0;
+};
+
+// `std::optional<BookMove<S::Move>> book_move(const S&)`: the book's move, or nullopt. The
+// engine player plays it instead of searching when it plays at full strength on the clock.
+template <class S>
+concept HasEngineBook = requires(const S& s) {
+  { book_move(s) } -> std::same_as<std::optional<BookMove<typename S::Move>>>;
+};
+
 // `s.noisy_moves(list)`: the moves that change the evaluation sharply (captures, explosions).
 // With it, the search ends in a quiescence search over them instead of evaluating a position
 // where a capture is pending. The side to move must alternate in those moves.

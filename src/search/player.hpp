@@ -98,6 +98,13 @@ constexpr int engine_cpu_wall_cap_ms(int move_time_ms) {
   return engine_budget_ms(2 * move_time_ms);
 }
 
+// Whether the engine plays a game's book move (search/hooks.hpp) where it has one: at full
+// strength on the clock. A fixed depth or node count, and the levels, stay pure searches (the
+// bench, the levels' measured strength and the tests that pin a search's result rely on it).
+constexpr bool plays_by_book(const PlayerSpec& spec) {
+  return spec.kind == PlayerKind::Engine && spec.level == 0 && spec.depth == 0 && spec.nodes == 0;
+}
+
 // What one engine move may search: the tighter of the spec's own depth and node limits and its
 // level's; the move time applies unless the spec itself fixes a depth or a node count.
 inline SearchLimits engine_limits(const PlayerSpec& spec) {

@@ -97,6 +97,16 @@ class EnginePlayer final : public Player {
       summary_.reset();
       return s.move_text(moves[rng_.below(moves.size())]);
     }
+    if constexpr (HasEngineBook<S>) {
+      if (plays_by_book(spec_)) {
+        if (const auto book = book_move(s)) {
+          info_ =
+              fmt::format("book move (searched to depth {}, score {})", book->depth, book->score);
+          summary_ = {book->score, book->depth};
+          return s.move_text(book->move);
+        }
+      }
+    }
     const auto out = searcher_.search(s, engine_limits(spec_));
     info_ = fmt::format("depth {} score {} nodes {} time {} ms", out.depth, out.score, out.nodes,
                         out.elapsed.count());

@@ -65,6 +65,10 @@ std::optional<EndgameValue> probe_endgame(const State& s);
 // Loads the databases probe_endgame reads, once per process (search/hooks.hpp).
 void load_endgame_tables(std::type_identity<State>);
 
+// The engine book's move for the position (engine_book.hpp: deep searches of the early
+// placement), for the engine player (search/hooks.hpp).
+std::optional<BookMove<Move>> book_move(const State& s);
+
 // How far one ply may move the evaluation, for the search's reverse futility pruning
 // (search/hooks.hpp): half a piece, but 0 when the opponent could close a mill with its next move
 // (a piece lost is worth more than any margin).
