@@ -74,10 +74,11 @@ class BookMaker {
     if (!out_) throw std::runtime_error("cannot write " + o.out);
   }
 
-  // Searches every position of `side`'s tree from `root` where `side` moves within `plies`.
-  void grow(const State& root, int plies) {
+  // Searches every position of each side's trees from `roots` where that side moves within
+  // `plies`, a level of all trees at a time (so that the jobs share the work).
+  void grow(const std::vector<State>& roots, int plies) {
     for (const Side side : {Side::White, Side::Black}) {
-      std::vector<State> level{root};
+      std::vector<State> level = roots;
       for (int ply = 0; ply < plies && !level.empty(); ++ply) {
         std::vector<State> ours;
         for (const State& s : level)
@@ -177,9 +178,11 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "{}: {} positions\n", o.out, book.size());
     load_endgame_tables(std::type_identity<State>{});
     BookMaker maker(o, std::move(book));
-    if (o.start_plies > 0) maker.grow(State::start(), o.start_plies);
+    if (o.start_plies > 0) maker.grow({State::start()}, o.start_plies);
+    std::vector<State> openings;
     for (const std::string& path : o.openings)
-      for (const State& root : read_openings(path)) maker.grow(root, o.opening_plies);
+      for (const State& root : read_openings(path)) openings.push_back(root);
+    if (!openings.empty()) maker.grow(openings, o.opening_plies);
   } catch (const std::exception& e) {
     fmt::print(stderr, "morris_book: {}\n", e.what());
     return 1;

@@ -124,11 +124,15 @@ TEST(MorrisEngineBook, TheEnginePlaysItOnlyAtFullStrengthOnTheClock) {
   const std::string book =
       State::start().move_text(builtin_engine_book().find(State::start())->move);
 
-  auto clocked = g.make_player({.kind = PlayerKind::Engine, .move_time_ms = 60'000});
-  EXPECT_EQ(clocked->choose(*start), book);
-  EXPECT_EQ(clocked->last_info().substr(0, 9), "book move") << clocked->last_info();
-  ASSERT_TRUE(clocked->last_search());
-  EXPECT_EQ(clocked->last_search()->depth, builtin_engine_book().find(State::start())->depth);
+  // Full strength: no level, or the top one.
+  for (const int level : {0, kEngineLevels}) {
+    auto clocked =
+        g.make_player({.kind = PlayerKind::Engine, .move_time_ms = 60'000, .level = level});
+    EXPECT_EQ(clocked->choose(*start), book) << "level " << level;
+    EXPECT_EQ(clocked->last_info().substr(0, 9), "book move") << clocked->last_info();
+    ASSERT_TRUE(clocked->last_search());
+    EXPECT_EQ(clocked->last_search()->depth, builtin_engine_book().find(State::start())->depth);
+  }
 
   for (const PlayerSpec spec : {PlayerSpec{.kind = PlayerKind::Engine, .depth = 3},
                                 PlayerSpec{.kind = PlayerKind::Engine, .nodes = 5'000},

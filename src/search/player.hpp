@@ -99,10 +99,13 @@ constexpr int engine_cpu_wall_cap_ms(int move_time_ms) {
 }
 
 // Whether the engine plays a game's book move (search/hooks.hpp) where it has one: at full
-// strength on the clock. A fixed depth or node count, and the levels, stay pure searches (the
-// bench, the levels' measured strength and the tests that pin a search's result rely on it).
+// strength (no level or the top one) on the clock. A fixed depth or node count, and the lower
+// levels, stay pure searches: the bench, the levels' strength and the tests that pin a search's
+// result rely on it.
 constexpr bool plays_by_book(const PlayerSpec& spec) {
-  return spec.kind == PlayerKind::Engine && spec.level == 0 && spec.depth == 0 && spec.nodes == 0;
+  const EngineLevel level = engine_level(spec.level);
+  return spec.kind == PlayerKind::Engine && spec.depth == 0 && spec.nodes == 0 &&
+         level.depth == 0 && level.nodes == 0 && level.random_percent == 0;
 }
 
 // What one engine move may search: the tighter of the spec's own depth and node limits and its
