@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <fstream>
-#include <iostream>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -82,7 +82,8 @@ class BookMaker {
       for (int ply = 0; ply < plies && !level.empty(); ++ply) {
         std::vector<State> ours;
         for (const State& s : level)
-          if (s.side_to_move() == side && s.stage(side) == Stage::Placing) ours.push_back(s);
+          if (s.side_to_move() == side && s.stage(side) == Stage::Placing && !s.result().over())
+            ours.push_back(s);
         search_all(ours);
         std::vector<State> next;
         std::unordered_set<std::uint64_t> seen;
@@ -130,6 +131,7 @@ class BookMaker {
       limits.max_depth = o_.depth;
       for (std::size_t i; (i = next++) < todo.size();) {
         const auto found = searcher.search(todo[i], limits);
+        if (!found.has_move) continue;  // a finished game: nothing to keep
         const BookMove<Move> entry{found.best, found.depth, found.score};
         std::lock_guard lock(mutex_);
         book_.add(todo[i], entry);

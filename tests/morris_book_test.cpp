@@ -70,8 +70,13 @@ TEST(MorrisEngineBook, FindsALineInEveryImageOfItsPosition) {
     EXPECT_EQ(found->score, 1200);
   }
   // The same points with the other side to move, or other pieces in hand, are not in it.
+  Position other_side = s.position();
+  other_side.to_move = Side::Black;
+  EXPECT_FALSE(book.find(*State::from_position(other_side).value));
+  Position other_hands = s.position();
+  other_hands.white_in_hand = 6;
+  EXPECT_FALSE(book.find(*State::from_position(other_hands).value));
   EXPECT_FALSE(book.find(after(State::start(), "a1 b4 d1 f4 g7 a7")));
-  EXPECT_FALSE(book.find(after(State::start(), "a1 b4")));
 }
 
 TEST(MorrisEngineBook, ReadsBackTheLinesItWrites) {
@@ -83,6 +88,7 @@ TEST(MorrisEngineBook, ReadsBackTheLinesItWrites) {
   const auto found = read.value->find(s);
   ASSERT_TRUE(found) << line;
   EXPECT_EQ(s.move_text(found->move), "d6");
+  EXPECT_EQ(found->depth, 15);
   EXPECT_EQ(found->score, -33);
 }
 
@@ -105,10 +111,11 @@ TEST(MorrisEngineBook, RefusesLinesThatCannotBePlayed) {
 TEST(MorrisEngineBook, TheBuiltInBookCoversTheStart) {
   const EngineBook& book = builtin_engine_book();
   ASSERT_GT(book.size(), 100u);
-  EXPECT_TRUE(book.find(State::start()));
-  // Every reply to the book's first move is answered.
   const State start = State::start();
-  const State first = after(start, start.move_text(book.find(start)->move));
+  const auto opening = book.find(start);
+  ASSERT_TRUE(opening);
+  // Every reply to the book's first move is answered.
+  const State first = after(start, start.move_text(opening->move));
   MoveList<Move, State::kMaxMoves> replies;
   first.legal_moves(replies);
   for (const Move reply : replies) {
@@ -121,19 +128,19 @@ TEST(MorrisEngineBook, TheBuiltInBookCoversTheStart) {
 TEST(MorrisEngineBook, TheEnginePlaysItOnlyAtFullStrengthOnTheClock) {
   const GameInfo& g = *find_game("morris");
   const auto start = g.start({});
-  const std::string book =
-      State::start().move_text(builtin_engine_book().find(State::start())->move);
+  const auto opening = builtin_engine_book().find(State::start());
+  ASSERT_TRUE(opening);
+  const std::string book = State::start().move_text(opening->move);
 
   // Full strength: no level, or the top one.
   for (const int level : {0, kEngineLevels}) {
     auto clocked =
-        g.make_player({.kind = PlayerKind::Engine, .move_time_ms = 60'000, .level = level});
+        g.make_player({.kind = PlayerKind::Engine, .move_time_ms = 1000, .level = level});
     EXPECT_EQ(clocked->choose(*start), book) << "level " << level;
     EXPECT_EQ(clocked->last_info().substr(0, 9), "book move") << clocked->last_info();
     ASSERT_TRUE(clocked->last_search());
-    EXPECT_EQ(clocked->last_search()->depth, builtin_engine_book().find(State::start())->depth);
+    EXPECT_EQ(clocked->last_search()->depth, opening->depth);
   }
-
   for (const PlayerSpec spec : {PlayerSpec{.kind = PlayerKind::Engine, .depth = 3},
                                 PlayerSpec{.kind = PlayerKind::Engine, .nodes = 5'000},
                                 PlayerSpec{.kind = PlayerKind::Engine, .level = 4}}) {
@@ -141,6 +148,9 @@ TEST(MorrisEngineBook, TheEnginePlaysItOnlyAtFullStrengthOnTheClock) {
     searching->choose(*start);
     EXPECT_EQ(searching->last_info().substr(0, 6), "depth ") << searching->last_info();
   }
+  // On a clock long enough to search as deep as the book, the engine searches.
+  EXPECT_TRUE(plays_by_book({.kind = PlayerKind::Engine, .move_time_ms = kBookMoveTimeMs}));
+  EXPECT_FALSE(plays_by_book({.kind = PlayerKind::Engine, .move_time_ms = 60'000}));
 }
 
 }  // namespace

@@ -99,13 +99,17 @@ constexpr int engine_cpu_wall_cap_ms(int move_time_ms) {
 }
 
 // Whether the engine plays a game's book move (search/hooks.hpp) where it has one: at full
-// strength (no level or the top one) on the clock. A fixed depth or node count, and the lower
-// levels, stay pure searches: the bench, the levels' strength and the tests that pin a search's
-// result rely on it.
+// strength (no level or the top one) on a clock of at most kBookMoveTimeMs. A fixed depth or
+// node count, and the lower levels, stay pure searches: the bench, the levels' strength and the
+// tests that pin a search's result rely on it. On a longer clock the search itself reaches the
+// book's depth (Morris's: 15, which 10 to 25 s reach in the early placement; at the course's
+// 60 s a move, 16 to 17).
+inline constexpr int kBookMoveTimeMs = 10'000;
 constexpr bool plays_by_book(const PlayerSpec& spec) {
   const EngineLevel level = engine_level(spec.level);
   return spec.kind == PlayerKind::Engine && spec.depth == 0 && spec.nodes == 0 &&
-         level.depth == 0 && level.nodes == 0 && level.random_percent == 0;
+         level.depth == 0 && level.nodes == 0 && level.random_percent == 0 &&
+         spec.move_time_ms <= kBookMoveTimeMs;
 }
 
 // What one engine move may search: the tighter of the spec's own depth and node limits and its

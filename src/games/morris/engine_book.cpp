@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 
 #include "core/text.hpp"
 #include "games/morris/engine_book_file.hpp"
@@ -26,11 +25,13 @@ State transformed(const State& s, int symmetry) {
 // The symmetry that takes `s` to its canonical image: the one with the smallest key.
 int canonical_symmetry(const State& s) {
   int best = 0;
-  std::uint64_t best_key = s.key();
+  const std::uint64_t key_0 = s.key();
+  const std::uint64_t hands_and_side = key_0 & ~((std::uint64_t{1} << 48) - 1);
+  const Points white = s.points(Side::White), black = s.points(Side::Black);
+  std::uint64_t best_key = key_0;
   for (int t = 1; t < kSymmetries; ++t) {
-    const Position p = s.position();
-    const std::uint64_t key = (s.key() & ~((std::uint64_t{1} << 48) - 1)) | transform(p.white, t) |
-                              (std::uint64_t{transform(p.black, t)} << 24);
+    const std::uint64_t key =
+        hands_and_side | transform(white, t) | (std::uint64_t{transform(black, t)} << 24);
     if (key < best_key) {
       best = t;
       best_key = key;

@@ -19,8 +19,9 @@ class EngineBook {
  public:
   // Lines "WHITE BLACK IN_HAND_W IN_HAND_B SIDE MOVE DEPTH SCORE": the points as comma-separated
   // names or "-", the side "w" or "b", the move in the course's notation; '#' starts a comment.
-  // Fails, naming the line, on anything else: a position that cannot occur, a move not legal in
-  // it, a side without pieces in hand (the book is for the placement stage).
+  // Fails, naming the line, on anything else: points taken twice or more than nine pieces a side,
+  // a move not legal in the position, a side to move without pieces in hand (the book is for
+  // the placement stage).
   static Parsed<EngineBook> parse(std::string_view text);
 
   // The book's move for `s` in s's own orientation, or nothing.

@@ -21,10 +21,11 @@ constexpr std::array<int, 2> coordinates(int p) {
   return {kPointNames[p][0] - 'a', kPointNames[p][1] - '1'};
 }
 
+// Throws where no point is: in the constant evaluation below, a compile error.
 constexpr int point_at(int file, int rank) {
   for (int p = 0; p < kPoints; ++p)
     if (coordinates(p)[0] == file && coordinates(p)[1] == rank) return p;
-  return -1;  // not a point: the table construction would fail to compile
+  throw "a symmetry maps a point off the board";
 }
 
 // Symmetry t: bit 0 mirrors the files, bit 1 the ranks, bit 2 swaps files and ranks, bit 3
@@ -65,15 +66,31 @@ constexpr Move transform(Move m, int symmetry) {
               m.remove == kNoPoint ? kNoPoint : map[m.remove]};
 }
 
+namespace detail {
+
+// Throws (a compile error, as above) if a map had no inverse among the 16.
+constexpr std::array<int, kSymmetries> make_inverses() {
+  std::array<int, kSymmetries> inverse{};
+  for (int t = 0; t < kSymmetries; ++t) {
+    inverse[t] = -1;
+    for (int u = 0; u < kSymmetries && inverse[t] < 0; ++u) {
+      bool identity = true;
+      for (int p = 0; p < kPoints; ++p)
+        identity = identity && kSymmetryMaps[u][kSymmetryMaps[t][p]] == p;
+      if (identity) inverse[t] = u;
+    }
+    if (inverse[t] < 0) throw "the symmetries are not a group";
+  }
+  return inverse;
+}
+
+}  // namespace detail
+
+inline constexpr std::array<int, kSymmetries> kInverseSymmetry = detail::make_inverses();
+
 // The symmetry that undoes `symmetry`.
 constexpr int inverse_symmetry(int symmetry) {
-  for (int u = 0; u < kSymmetries; ++u) {
-    bool identity = true;
-    for (int p = 0; p < kPoints; ++p)
-      identity = identity && kSymmetryMaps[u][kSymmetryMaps[symmetry][p]] == p;
-    if (identity) return u;
-  }
-  return -1;
+  return kInverseSymmetry[symmetry];
 }
 
 }  // namespace arena::morris
