@@ -13,9 +13,12 @@
 #include "core/rng.hpp"
 #include "games/fission/state.hpp"
 #include "search/perft.hpp"
+#include "support/positions.hpp"
 
 namespace arena::fission {
 namespace {
+
+using testing::after;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: cell names <-> squares and bitboards, so positions read like the spec.
@@ -53,14 +56,6 @@ std::string names(Bitboard b) {
 State position(std::string_view white, std::string_view black, Side to_move = Side::White,
                int ply = 0, const RuleOptions& rules = {}) {
   return State::from_stones(cells(white), cells(black), to_move, ply, rules);
-}
-
-// Plays a move given as text; a parse failure fails the test.
-State after(State s, std::string_view move) {
-  const auto parsed = s.parse_move(move);
-  EXPECT_TRUE(parsed) << move << ": " << parsed.error;
-  if (parsed) s.apply(*parsed.value);
-  return s;
 }
 
 std::vector<std::string> move_texts(const State& s) {

@@ -4,26 +4,17 @@
 #include <gtest/gtest.h>
 
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "games/morris/engine_book.hpp"
 #include "games/morris/symmetry.hpp"
 #include "games/registry.hpp"
+#include "support/positions.hpp"
 
 namespace arena::morris {
 namespace {
 
-State after(State s, std::string_view moves) {
-  std::istringstream in{std::string(moves)};
-  std::string m;
-  while (in >> m) {
-    const auto parsed = s.parse_move(m);
-    EXPECT_TRUE(parsed) << m << ": " << parsed.error;
-    if (parsed) s.apply(*parsed.value);
-  }
-  return s;
-}
+using testing::after;
 
 std::set<Points> mills_under(int symmetry) {
   std::set<Points> out;

@@ -13,6 +13,7 @@
 namespace arena::morris {
 namespace {
 
+using testing::after;
 using testing::pts;
 
 // A position after placing (no pieces in hand), or with the given hands.
@@ -21,18 +22,6 @@ State position(std::string_view white, std::string_view black, Side to_move = Si
   auto s = State::from_position({pts(white), pts(black), white_hand, black_hand, to_move, 0});
   EXPECT_TRUE(s) << s.error;
   return s ? *s.value : State::start();
-}
-
-State after(State s, std::string_view moves) {
-  std::istringstream in{std::string(moves)};
-  std::string m;
-  while (in >> m) {
-    const auto parsed = s.parse_move(m);
-    EXPECT_TRUE(parsed) << m << ": " << parsed.error;
-    if (!parsed) break;
-    s.apply(*parsed.value);
-  }
-  return s;
 }
 
 std::vector<std::string> moves(const State& s) {

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,19 +17,9 @@
 namespace arena::morris {
 namespace {
 
+using testing::after;
 using testing::pts;
 using testing::search_to_depth;
-
-State after(State s, std::string_view moves) {
-  std::istringstream in{std::string(moves)};
-  std::string m;
-  while (in >> m) {
-    const auto parsed = s.parse_move(m);
-    EXPECT_TRUE(parsed) << m << ": " << parsed.error;
-    if (parsed) s.apply(*parsed.value);
-  }
-  return s;
-}
 
 TEST(MorrisSearch, ClosesTheWinningMill) {
   // c3d3 closes d1-d2-d3; any removal leaves Black with 2 pieces.

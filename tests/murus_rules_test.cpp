@@ -14,9 +14,12 @@
 #include "core/rng.hpp"
 #include "games/murus/state.hpp"
 #include "search/perft.hpp"
+#include "support/positions.hpp"
 
 namespace arena::murus {
 namespace {
+
+using testing::after;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: positions drawn as 7 rows of 8 cells, row A first. 'W' White tower, 'w' White wall,
@@ -76,13 +79,6 @@ Picture picture_of(const State& s, std::array<std::string, kRows>& storage) {
     std::array<std::string, kRows> storage_;                          \
     EXPECT_EQ(picture_of((state), storage_), (Picture{__VA_ARGS__})); \
   } while (0)
-
-State after(State s, std::string_view move) {
-  const auto parsed = s.parse_move(move);
-  EXPECT_TRUE(parsed) << move << ": " << parsed.error;
-  if (parsed) s.apply(*parsed.value);
-  return s;
-}
 
 std::vector<std::string> move_texts(const State& s) {
   MoveList<Move, State::kMaxMoves> list;

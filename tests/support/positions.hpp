@@ -1,5 +1,6 @@
 #pragma once
-// Hand-made test positions from square and point names, and a fixed-depth search of them.
+// Hand-made test positions from square and point names or from moves played, and a fixed-depth
+// search of them.
 #include <gtest/gtest.h>
 
 #include <initializer_list>
@@ -31,6 +32,21 @@ inline morris::Points pts(std::string_view list) {
     if (p) b |= morris::point_bit(*p);
   }
   return b;
+}
+
+// `s` after the moves in `moves`, separated by spaces ("a1 b4 d1", "B4,N"). A move that does not
+// parse fails the test, and the moves after it are not played.
+template <class S>
+S after(S s, std::string_view moves) {
+  std::istringstream in{std::string(moves)};
+  std::string text;
+  while (in >> text) {
+    const auto parsed = s.parse_move(text);
+    EXPECT_TRUE(parsed) << text << ": " << parsed.error;
+    if (!parsed) break;
+    s.apply(*parsed.value);
+  }
+  return s;
 }
 
 // A fresh search of `s` to `depth`.
