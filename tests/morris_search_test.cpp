@@ -58,8 +58,8 @@ TEST(MorrisSearch, TheSideAheadAvoidsTheRepetition) {
 }
 
 TEST(MorrisSearch, TheHashKnowsWhatMayRepeat) {
-  // Same position, different positions behind it: different hashes (the transposition table must
-  // not carry a score over). Same positions in another order: the same hash.
+  // Same position, different positions behind it: different hashes (what may still repeat
+  // differs). The transposition table's key is position_hash() (below).
   const State s = shuttle_start();
   const State a = after(s, "a1d1 d7a7 d1a1 e3e4");
   const State fresh = *State::from_position(a.position()).value;
@@ -85,6 +85,68 @@ TEST(MorrisSearch, AReusedSearcherSeesRepetitionsItsTableDidNotKnow) {
   const auto reference = clean.search(s, limits);
   EXPECT_EQ(second.score, reference.score);
   EXPECT_EQ(s.move_text(second.best), s.move_text(reference.best));
+}
+
+TEST(MorrisSearch, TheTableKeepsNoScoreThatARepetitionOfTheGamesPositionsDecided) {
+  // The table is keyed on the position alone, so a score that holds only with this history must
+  // not be stored. After a1d1 d7a7 d1a1 e3e4 a1d1, Black's e4e3 repeats the position after
+  // a1d1 d7a7: a draw, Black's best. The search keeps only its move; set up without that
+  // history, the same position keeps its score.
+  const State with_history = after(shuttle_start(), "a1d1 d7a7 d1a1 e3e4 a1d1");
+  const State fresh = *State::from_position(with_history.position()).value;
+  SearchLimits limits;
+  limits.max_depth = 2;
+  Searcher<State> searcher;
+  const auto drawn = searcher.search(with_history, limits);
+  EXPECT_EQ(with_history.move_text(drawn.best), "e4e3");
+  EXPECT_EQ(drawn.score, -kDrawContempt);  // a draw, scored with contempt for the searching side
+  const auto on_this_path = searcher.table_entry(with_history);
+  ASSERT_TRUE(on_this_path);
+  EXPECT_EQ(on_this_path->bound, Bound::None);
+  EXPECT_EQ(on_this_path->move_key, drawn.best.key());
+  Searcher<State> without_history;
+  const auto not_drawn = without_history.search(fresh, limits);
+  EXPECT_LT(not_drawn.score, 0);
+  const auto anywhere = without_history.table_entry(fresh);
+  ASSERT_TRUE(anywhere);
+  EXPECT_EQ(anywhere->bound, Bound::Exact);
+  EXPECT_EQ(anywhere->score, not_drawn.score);
+}
+
+TEST(MorrisSearch, AScoreFromAnEarlierSearchIsNotReusedWhereTheGamesPositionsMayRepeat) {
+  // A searcher meets the start of the shuttle set up from scratch, where White's best is f6d6,
+  // then the same position after f6d6 d7a7 d6f6 a7d7. With that history, after White's f6d6
+  // Black's d7a7 repeats a position of the game: the node after f6d6 must be searched again,
+  // not scored from the first search. Without it, the stored score stands.
+  const State fresh = shuttle_start();
+  const State with_history =
+      after(*State::from_position(after(fresh, "f6d6 d7a7").position()).value, "d6f6 a7d7");
+  ASSERT_EQ(with_history.key(), fresh.key());
+  SearchLimits limits;
+  limits.max_depth = 3;
+  Searcher<State> searcher;
+  ASSERT_EQ(fresh.move_text(searcher.search(fresh, limits).best), "f6d6");
+  const auto first = searcher.table_entry(after(fresh, "f6d6"));
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->bound, Bound::Exact);
+  (void)searcher.search(fresh, limits);
+  EXPECT_FALSE(searcher.table_entry(after(fresh, "f6d6"))->current);
+  (void)searcher.search(with_history, limits);
+  const auto again = searcher.table_entry(after(with_history, "f6d6"));
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->current);
+}
+
+TEST(MorrisSearch, TheTableMeetsTheSamePositionByAnotherOrderOfSlides) {
+  static_assert(HasRepetitionRule<State>);
+  // The search keys its table on the position alone: the same for both orders, and the hash of
+  // the position with no history behind it.
+  const State s = shuttle_start();
+  const State b = after(s, "a1d1 e3e4 d1a1 d7a7");
+  const State c = after(s, "a1d1 d7a7 d1a1 e3e4");
+  EXPECT_EQ(b.position_hash(), c.position_hash());
+  EXPECT_EQ(b.position_hash(), State::from_position(b.position()).value->hash());
+  EXPECT_NE(b.position_hash(), after(s, "a1d1 e3e4").position_hash());
 }
 
 TEST(MorrisSearch, ConvertsAgainstAFlyingDefenderWithoutRepeating) {

@@ -4,6 +4,8 @@
 // that every use of Searcher<S> sees the same set (otherwise two translation units would
 // instantiate two different searches).
 #include <concepts>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 
@@ -108,6 +110,22 @@ template <class S>
 concept HasNullMove = requires(const S& s, S& m) {
   { null_move_allowed(s) } -> std::same_as<bool>;
   m.pass();
+};
+
+// `s.position_hash()`, `s.repeated()` and `s.history_size()`: a game where a position that
+// occurs again ends the game (a draw), so that hash() must also identify the positions seen
+// since the last irreversible move. `position_hash()` identifies the position alone; `repeated()`
+// says this position occurred before; `history_size()` counts the positions seen since the last
+// irreversible move, this one included. With them the search keys its table on the position
+// alone, so that the same position reached by another order of moves meets its entry, and keeps
+// the repetition rule sound: a score that a repetition of a position above the node decided is
+// not stored, and a score from an earlier search is not reused where the game's positions before
+// the root may still repeat (search.hpp).
+template <class S>
+concept HasRepetitionRule = requires(const S& s) {
+  { s.position_hash() } -> std::same_as<std::uint64_t>;
+  { s.repeated() } -> std::same_as<bool>;
+  { s.history_size() } -> std::same_as<std::size_t>;
 };
 
 }  // namespace arena

@@ -76,6 +76,10 @@ class Searcher {
   explicit Searcher(std::size_t tt_megabytes = 16, SearchOptions options = {})
       : tt_(std::make_shared<TranspositionTable>(tt_megabytes)), options_(options) {}
 
+  // What the transposition table holds for a position: for tests, which check what a search
+  // stored.
+  std::optional<TtEntry> table_entry(const S& s) const { return tt_->probe(table_key(s)); }
+
   void clear() {
     tt_->clear();
     history_ = {};
@@ -194,6 +198,10 @@ class Searcher {
   Side root_side_ = Side::White;
   std::array<std::array<std::uint32_t, 2>, kMaxPly> killers_{};
   std::array<std::array<std::int32_t, 4096>, 2> history_{};
+  // Games with a repetition rule: the positions on the path from the root (table keys), and the
+  // lowest ply whose position a repetition below the current node repeated.
+  std::array<std::uint64_t, kMaxPly + 1> path_keys_{};
+  int repeated_ply_ = kMaxPly;
 
   // Draws count slightly against the side the search plays for ("contempt"): against a weaker
   // opponent a game that goes on is worth more than a draw taken early.
@@ -300,7 +308,9 @@ class Searcher {
     root_move_done_ = false;
     root_depth_ = depth;
     const int alpha_in = alpha;
-    const auto e = tt_->probe(root.hash());
+    repeated_ply_ = kMaxPly;
+    path_keys_[0] = table_key(root);
+    const auto e = tt_->probe(table_key(root));
     order(root, moves, e ? e->move_key : best.key(), 0);
     int best_score = -kInfinity;
     for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -324,12 +334,38 @@ class Searcher {
       if (alpha >= beta) break;
     }
     if (!stopped_)
-      tt_->store(root.hash(), depth, best_score, bound_of(best_score, alpha_in, beta), best.key());
+      tt_->store(table_key(root), depth, best_score, stored_bound(best_score, alpha_in, beta, 0),
+                 best.key());
     return best_score;
   }
 
   static Bound bound_of(int score, int alpha_in, int beta) {
     return score >= beta ? Bound::Lower : score > alpha_in ? Bound::Exact : Bound::Upper;
+  }
+  // What the table may say of a node's score: its bound, or nothing (only its move) where a
+  // repetition of a position above the node decided it: by another path it is no draw.
+  Bound stored_bound(int score, int alpha_in, int beta, int ply) const {
+    if constexpr (HasRepetitionRule<S>) {
+      if (repeated_ply_ < ply) return Bound::None;
+    }
+    return bound_of(score, alpha_in, beta);
+  }
+
+  static std::uint64_t table_key(const S& s) {
+    if constexpr (HasRepetitionRule<S>)
+      return s.position_hash();
+    else
+      return s.hash();
+  }
+  // Whether a stored score may stand for this node. In a game with a repetition rule, a score
+  // from an earlier search did not know the positions the game has seen since; where those may
+  // still repeat below this node (no irreversible move since the root, and the game has seen
+  // positions before the root), only its move is used.
+  static bool may_reuse(const S& s, const TtEntry& e, int ply) {
+    if constexpr (HasRepetitionRule<S>) {
+      if (!e.current && s.history_size() > static_cast<std::size_t>(ply) + 1) return false;
+    }
+    return true;
   }
 
   // The child's score from the parent's side, in the window (alpha, beta). Usually the other side
@@ -342,11 +378,38 @@ class Searcher {
     return -negamax(child, depth - 1, -beta, -alpha, ply + 1);
   }
 
+  // A node; in a game with a repetition rule, it also tracks how far up the path a repetition
+  // below the node reached (repeated_ply_), for stored_bound().
   int negamax(const S& s, int depth, int alpha, int beta, int ply, bool allow_null = true) {
+    if constexpr (HasRepetitionRule<S>) {
+      const int outer = repeated_ply_;
+      repeated_ply_ = kMaxPly;
+      path_keys_[ply] = s.position_hash();
+      const int score = node(s, depth, alpha, beta, ply, allow_null);
+      repeated_ply_ = std::min(outer, repeated_ply_);
+      return score;
+    } else {
+      return node(s, depth, alpha, beta, ply, allow_null);
+    }
+  }
+
+  // The ply of the path where the position at `ply` occurred last before (-1: before the root).
+  int earlier_occurrence(int ply) const {
+    for (int q = ply - 1; q >= 0; --q)
+      if (path_keys_[q] == path_keys_[ply]) return q;
+    return -1;
+  }
+
+  int node(const S& s, int depth, int alpha, int beta, int ply, bool allow_null) {
     ++nodes_;
     if (should_stop()) return 0;
     const Result r = s.result();
-    if (r.over()) return terminal_score(s, r, ply);
+    if (r.over()) {
+      if constexpr (HasRepetitionRule<S>) {
+        if (s.repeated()) repeated_ply_ = std::min(repeated_ply_, earlier_occurrence(ply));
+      }
+      return terminal_score(s, r, ply);
+    }
     if constexpr (HasEndgameTables<S>) {
       if (ply > 0) {
         if (const auto known = probe_endgame(s)) return database_score(s, *known, ply);
@@ -359,9 +422,9 @@ class Searcher {
 
     const int alpha_in = alpha;
     std::uint32_t tt_move = std::numeric_limits<std::uint32_t>::max();
-    if (const auto e = tt_->probe(s.hash())) {
+    if (const auto e = tt_->probe(table_key(s))) {
       tt_move = e->move_key;
-      if (e->depth >= depth) {
+      if (e->depth >= depth && may_reuse(s, *e, ply)) {
         const int score = from_tt(e->score, ply);
         if (e->bound == Bound::Exact) return score;
         if (e->bound == Bound::Lower && score >= beta) return score;
@@ -425,8 +488,8 @@ class Searcher {
         break;
       }
     }
-    tt_->store(s.hash(), depth, to_tt(best_score, ply), bound_of(best_score, alpha_in, beta),
-               best_key);
+    tt_->store(table_key(s), depth, to_tt(best_score, ply),
+               stored_bound(best_score, alpha_in, beta, ply), best_key);
     return best_score;
   }
 

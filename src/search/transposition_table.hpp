@@ -16,7 +16,8 @@ struct TtEntry {
   std::int32_t score = 0;
   std::uint32_t move_key = 0;  // moves' keys are below 2^16 in every game
   int depth = -1;
-  Bound bound = Bound::None;
+  Bound bound = Bound::None;  // None: only the move is known
+  bool current = false;       // stored in this search (since the last new_search())
 };
 
 class TranspositionTable {
@@ -43,7 +44,9 @@ class TranspositionTable {
     const Slot& s = slots_[key & mask_];
     const std::uint64_t data = s.data.load(std::memory_order_relaxed);
     if ((s.check.load(std::memory_order_relaxed) ^ data) != key || data == 0) return std::nullopt;
-    return unpack(data);
+    TtEntry e = unpack(data);
+    e.current = generation_of(data) == generation_;
+    return e;
   }
 
   void store(std::uint64_t key, int depth, int score, Bound bound, std::uint32_t move_key) {

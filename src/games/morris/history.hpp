@@ -56,6 +56,8 @@ class History {
   std::size_t size() const { return count_ + (older_ ? older_->size() : 0); }
   // Identifies the set of positions (not their order): what the rest of the game depends on.
   std::uint64_t digest() const { return digest_; }
+  // The digest of a history that holds only this position.
+  static constexpr std::uint64_t digest_of(std::uint64_t key) { return scramble(key); }
 
  private:
   std::shared_ptr<const std::vector<std::uint64_t>> older_;  // sorted

@@ -80,16 +80,15 @@ class State {
     return board_[0] | (std::uint64_t{board_[1]} << 24) | (std::uint64_t{hand_[0]} << 48) |
            (std::uint64_t{hand_[1]} << 52) | (static_cast<std::uint64_t>(index(side_)) << 56);
   }
-  // For the transposition table: a bijective mix of key() (well spread, and unlike Zobrist keys
-  // free of collisions between positions), combined with the digest of the positions seen since
-  // the last irreversible move. Which moves repeat depends on those, so a score found with one
-  // history is never reused with another (a stored "winning" line that has become a draw).
-  std::uint64_t hash() const {
-    std::uint64_t z = key();
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return (z ^ (z >> 31)) ^ history_.digest();
-  }
+  // The position alone: the hash() it has when no position came before it (then the same as
+  // hash() after every placement and removal). The search keys its transposition table on it
+  // (hooks.hpp, HasRepetitionRule), so that the same position reached by another order of
+  // slides meets its entry.
+  std::uint64_t position_hash() const { return mix(key()) ^ History::digest_of(key()); }
+  // The position and the positions seen since the last irreversible move, which decide what may
+  // still repeat: what the rest of the game depends on. The position's part is a bijective mix
+  // of key(): well spread, and unlike Zobrist keys free of collisions between positions.
+  std::uint64_t hash() const { return mix(key()) ^ history_.digest(); }
 
   template <std::size_t N>
   void legal_moves(MoveList<Move, N>& list) const;
@@ -109,6 +108,12 @@ class State {
   std::string render() const;
 
  private:
+  static constexpr std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+
   std::array<Points, 2> board_{};
   std::array<std::uint8_t, 2> hand_{kPiecesPerSide, kPiecesPerSide};
   Side side_ = Side::White;
