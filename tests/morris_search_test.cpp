@@ -130,7 +130,9 @@ TEST(MorrisSearch, AScoreFromAnEarlierSearchIsNotReusedWhereTheGamesPositionsMay
   ASSERT_TRUE(first);
   EXPECT_EQ(first->bound, Bound::Exact);
   (void)searcher.search(fresh, limits);
-  EXPECT_FALSE(searcher.table_entry(after(fresh, "f6d6"))->current);
+  const auto kept = searcher.table_entry(after(fresh, "f6d6"));
+  ASSERT_TRUE(kept);
+  EXPECT_FALSE(kept->current);
   (void)searcher.search(with_history, limits);
   const auto again = searcher.table_entry(after(with_history, "f6d6"));
   ASSERT_TRUE(again);

@@ -1,6 +1,7 @@
 #include "search/search.hpp"
 
 #include <gtest/gtest.h>
+
 #include <array>
 
 #include "games/fission/eval.hpp"
@@ -114,9 +115,29 @@ TEST(TranspositionTable, StoresAndReadsBackEveryField) {
   EXPECT_EQ(e->score, -kWinScore + 5);
   EXPECT_EQ(e->bound, Bound::Lower);
   EXPECT_EQ(e->move_key, 0x7ABCu);
+  EXPECT_TRUE(e->current);
   EXPECT_FALSE(tt.probe(0x1234'5678'9ABC'DEF1ULL));  // same slot, other key
   tt.clear();
   EXPECT_FALSE(tt.probe(0x1234'5678'9ABC'DEF0ULL));
+}
+
+TEST(TranspositionTable, AnEntryOnlyTheMoveOfWhichIsKnownAndOneFromAnEarlierSearch) {
+  TranspositionTable tt(1);
+  tt.store(42, 1, kWinScore, Bound::None, 0);
+  const auto e = tt.probe(42);
+  ASSERT_TRUE(e);  // a stored entry is never the empty word
+  EXPECT_EQ(e->bound, Bound::None);
+  EXPECT_EQ(e->score, kWinScore);
+  // An entry is the current search's until the next one starts, even 100,000 searches later.
+  for (int i = 0; i < 100'000; ++i) {
+    tt.new_search();
+    tt.store(7, 3, -kInfinity, Bound::Upper, 5);
+    ASSERT_TRUE(tt.probe(7)->current);
+    ASSERT_EQ(tt.probe(7)->score, -kInfinity);
+    if (i < 16'383) {
+      ASSERT_FALSE(tt.probe(42)->current) << i;
+    }
+  }
 }
 
 TEST(TranspositionTable, TheLargestPowerOfTwoOfSlotsWithinTheSize) {

@@ -117,10 +117,11 @@ concept HasNullMove = requires(const S& s, S& m) {
 // since the last irreversible move. `position_hash()` identifies the position alone; `repeated()`
 // says this position occurred before; `history_size()` counts the positions seen since the last
 // irreversible move, this one included. With them the search keys its table on the position
-// alone, so that the same position reached by another order of moves meets its entry, and keeps
-// the repetition rule sound: a score that a repetition of a position above the node decided is
-// not stored, and a score from an earlier search is not reused where the game's positions before
-// the root may still repeat (search.hpp).
+// alone, so that the same position reached by another order of moves meets its entry. A score
+// that a repetition of a position above the node decided is not stored, and a score from an
+// earlier search is not reused where the game's positions before the root may still repeat
+// (search.hpp): repetitions of the game's positions are exact. Within one search, a score stored
+// by one path may still be reused on another whose own positions could repeat below the node.
 template <class S>
 concept HasRepetitionRule = requires(const S& s) {
   { s.position_hash() } -> std::same_as<std::uint64_t>;

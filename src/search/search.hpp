@@ -25,6 +25,7 @@ namespace arena {
 inline constexpr int kWinScore = 1'000'000;
 inline constexpr int kInfinity = kWinScore + 1;
 inline constexpr int kMaxPly = 128;
+static_assert(kInfinity + kMaxPly < (1 << 23), "the transposition table stores 24-bit scores");
 inline constexpr int kDrawContempt = 50;
 // Scores beyond this are won or lost games (kWinScore less the plies to the end): a search's own
 // plies plus an endgame database's distance, which is capped to stay above it.

@@ -37,7 +37,9 @@ class TranspositionTable {
       slots_[i].data.store(0, std::memory_order_relaxed);
     }
   }
-  void new_search() { generation_ = (generation_ + 1) & 63; }
+  // A search's entries are told from older ones by a 14-bit generation: one that survived 16,384
+  // searches untouched could pass for the current search's.
+  void new_search() { generation_ = (generation_ + 1) & kGenerationMask; }
   std::size_t slots() const { return size_; }
 
   std::optional<TtEntry> probe(std::uint64_t key) const {
@@ -63,30 +65,35 @@ class TranspositionTable {
  private:
   struct Slot {
     std::atomic<std::uint64_t> check{0};
-    std::atomic<std::uint64_t> data{0};  // 0: empty (a stored entry always has a bound)
+    std::atomic<std::uint64_t> data{0};  // 0: empty (every store has a depth of at least 1)
   };
 
-  // score 32 bits | move key 16 | depth + 1 8 | bound 2 | generation 6.
+  static constexpr std::uint16_t kGenerationMask = (1 << 14) - 1;
+  static constexpr int kScoreBits = 24;  // scores stay within +-2^23 (search.hpp's kInfinity)
+
+  // score 24 bits | move key 16 | depth + 1 8 | bound 2 | generation 14.
   std::uint64_t pack(int depth, int score, Bound bound, std::uint32_t move_key) const {
-    return static_cast<std::uint32_t>(score) | (std::uint64_t{move_key & 0xFFFF} << 32) |
-           (std::uint64_t{static_cast<std::uint8_t>(depth + 1)} << 48) |
-           (std::uint64_t{static_cast<std::uint8_t>(bound)} << 56) |
-           (std::uint64_t{generation_} << 58);
+    return (static_cast<std::uint32_t>(score) & ((1u << kScoreBits) - 1)) |
+           (std::uint64_t{move_key & 0xFFFF} << 24) |
+           (std::uint64_t{static_cast<std::uint8_t>(depth + 1)} << 40) |
+           (std::uint64_t{static_cast<std::uint8_t>(bound)} << 48) |
+           (std::uint64_t{generation_} << 50);
   }
   static TtEntry unpack(std::uint64_t data) {
-    const auto move = static_cast<std::uint32_t>((data >> 32) & 0xFFFF);
-    return TtEntry{static_cast<std::int32_t>(static_cast<std::uint32_t>(data)),
-                   move == 0xFFFF ? 0xFFFFFFFFu : move, static_cast<int>((data >> 48) & 0xFF) - 1,
-                   static_cast<Bound>((data >> 56) & 3)};
+    const auto move = static_cast<std::uint32_t>((data >> 24) & 0xFFFF);
+    // The score's 24 bits moved to the top of 32 and back: the sign comes with them.
+    const auto score = static_cast<std::int32_t>(static_cast<std::uint32_t>(data) << 8) >> 8;
+    return TtEntry{score, move == 0xFFFF ? 0xFFFFFFFFu : move,
+                   static_cast<int>((data >> 40) & 0xFF) - 1, static_cast<Bound>((data >> 48) & 3)};
   }
-  static std::uint8_t generation_of(std::uint64_t data) {
-    return static_cast<std::uint8_t>(data >> 58);
+  static std::uint16_t generation_of(std::uint64_t data) {
+    return static_cast<std::uint16_t>(data >> 50);
   }
 
   std::unique_ptr<Slot[]> slots_;
   std::size_t size_ = 0;
   std::size_t mask_ = 0;
-  std::uint8_t generation_ = 0;
+  std::uint16_t generation_ = 0;
 };
 
 }  // namespace arena
