@@ -38,6 +38,11 @@ State shuttle_start() {
               .value;
 }
 
+// The same position set up from scratch: no position before it.
+State without_history(const State& s) {
+  return *State::from_position(s.position()).value;
+}
+
 TEST(MorrisSearch, TheSideBehindTakesTheRepetitionDraw) {
   const State s = after(shuttle_start(), "a1d1 d7a7 d1a1");
   const auto out = search_to_depth(s, 3);
@@ -45,7 +50,7 @@ TEST(MorrisSearch, TheSideBehindTakesTheRepetitionDraw) {
   EXPECT_EQ(s.move_text(out.best), "a7d7");
   EXPECT_EQ(out.score, -kDrawContempt);  // a draw, scored with contempt for the searching side
   // Set up from scratch the same position has no history: a7d7 is then no draw.
-  const State fresh = *State::from_position(s.position()).value;
+  const State fresh = without_history(s);
   EXPECT_FALSE(after(fresh, "a7d7").result().over());
 }
 
@@ -62,7 +67,7 @@ TEST(MorrisSearch, TheHashKnowsWhatMayRepeat) {
   // differs). The transposition table's key is position_hash() (below).
   const State s = shuttle_start();
   const State a = after(s, "a1d1 d7a7 d1a1 e3e4");
-  const State fresh = *State::from_position(a.position()).value;
+  const State fresh = without_history(a);
   EXPECT_EQ(a.key(), fresh.key());
   EXPECT_NE(a.hash(), fresh.hash());
   const State b = after(s, "a1d1 e3e4 d1a1 d7a7");
@@ -75,7 +80,7 @@ TEST(MorrisSearch, AReusedSearcherSeesRepetitionsItsTableDidNotKnow) {
   // A searcher meets the position first without history, then with the game's history: its
   // answer must be the one a new searcher gives.
   const State s = after(shuttle_start(), "a1d1 d7a7 d1a1");
-  const State fresh = *State::from_position(s.position()).value;
+  const State fresh = without_history(s);
   SearchLimits limits;
   limits.max_depth = 5;
   Searcher<State> reused;
@@ -93,7 +98,7 @@ TEST(MorrisSearch, TheTableKeepsNoScoreThatARepetitionOfTheGamesPositionsDecided
   // a1d1 d7a7: a draw, Black's best. The search keeps only its move; set up without that
   // history, the same position keeps its score.
   const State with_history = after(shuttle_start(), "a1d1 d7a7 d1a1 e3e4 a1d1");
-  const State fresh = *State::from_position(with_history.position()).value;
+  const State fresh = without_history(with_history);
   SearchLimits limits;
   limits.max_depth = 2;
   Searcher<State> searcher;
@@ -104,10 +109,10 @@ TEST(MorrisSearch, TheTableKeepsNoScoreThatARepetitionOfTheGamesPositionsDecided
   ASSERT_TRUE(on_this_path);
   EXPECT_EQ(on_this_path->bound, Bound::None);
   EXPECT_EQ(on_this_path->move_key, drawn.best.key());
-  Searcher<State> without_history;
-  const auto not_drawn = without_history.search(fresh, limits);
+  Searcher<State> other;
+  const auto not_drawn = other.search(fresh, limits);
   EXPECT_LT(not_drawn.score, 0);
-  const auto anywhere = without_history.table_entry(fresh);
+  const auto anywhere = other.table_entry(fresh);
   ASSERT_TRUE(anywhere);
   EXPECT_EQ(anywhere->bound, Bound::Exact);
   EXPECT_EQ(anywhere->score, not_drawn.score);
@@ -119,8 +124,7 @@ TEST(MorrisSearch, AScoreFromAnEarlierSearchIsNotReusedWhereTheGamesPositionsMay
   // Black's d7a7 repeats a position of the game: the node after f6d6 must be searched again,
   // not scored from the first search. Without it, the stored score stands.
   const State fresh = shuttle_start();
-  const State with_history =
-      after(*State::from_position(after(fresh, "f6d6 d7a7").position()).value, "d6f6 a7d7");
+  const State with_history = after(without_history(after(fresh, "f6d6 d7a7")), "d6f6 a7d7");
   ASSERT_EQ(with_history.key(), fresh.key());
   SearchLimits limits;
   limits.max_depth = 3;
@@ -147,7 +151,7 @@ TEST(MorrisSearch, TheTableMeetsTheSamePositionByAnotherOrderOfSlides) {
   const State b = after(s, "a1d1 e3e4 d1a1 d7a7");
   const State c = after(s, "a1d1 d7a7 d1a1 e3e4");
   EXPECT_EQ(b.position_hash(), c.position_hash());
-  EXPECT_EQ(b.position_hash(), State::from_position(b.position()).value->hash());
+  EXPECT_EQ(b.position_hash(), without_history(b).hash());
   EXPECT_NE(b.position_hash(), after(s, "a1d1 e3e4").position_hash());
 }
 

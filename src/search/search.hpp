@@ -309,9 +309,10 @@ class Searcher {
     root_move_done_ = false;
     root_depth_ = depth;
     const int alpha_in = alpha;
+    const std::uint64_t key = table_key(root);
     repeated_ply_ = kMaxPly;
-    path_keys_[0] = table_key(root);
-    const auto e = tt_->probe(table_key(root));
+    path_keys_[0] = key;
+    const auto e = tt_->probe(key);
     order(root, moves, e ? e->move_key : best.key(), 0);
     int best_score = -kInfinity;
     for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -335,8 +336,7 @@ class Searcher {
       if (alpha >= beta) break;
     }
     if (!stopped_)
-      tt_->store(table_key(root), depth, best_score, stored_bound(best_score, alpha_in, beta, 0),
-                 best.key());
+      tt_->store(key, depth, best_score, stored_bound(best_score, alpha_in, beta, 0), best.key());
     return best_score;
   }
 
@@ -422,8 +422,9 @@ class Searcher {
     }
 
     const int alpha_in = alpha;
+    const std::uint64_t key = table_key(s);
     std::uint32_t tt_move = std::numeric_limits<std::uint32_t>::max();
-    if (const auto e = tt_->probe(table_key(s))) {
+    if (const auto e = tt_->probe(key)) {
       tt_move = e->move_key;
       if (e->depth >= depth && may_reuse(s, *e, ply)) {
         const int score = from_tt(e->score, ply);
@@ -489,8 +490,8 @@ class Searcher {
         break;
       }
     }
-    tt_->store(table_key(s), depth, to_tt(best_score, ply),
-               stored_bound(best_score, alpha_in, beta, ply), best_key);
+    tt_->store(key, depth, to_tt(best_score, ply), stored_bound(best_score, alpha_in, beta, ply),
+               best_key);
     return best_score;
   }
 
