@@ -6,12 +6,16 @@ Reads match records (the JSON of `arena match --records`), keeps the games the p
 ply --from-ply up to --to-ply, at --move-time: one line a position (record, ply, the move played
 then, the move chosen now, depth, score), then the mean depth. Two builds (or two table sizes,
 --table) compared on the same positions show what a change buys where the games were lost.
+With --depth N each position is searched to that depth instead, and the engine's CPU time (user
+seconds) is printed at the end: a measure of how fast a build reaches a depth that does not
+depend on the machine's load as the depth reached in a move time does.
 
   python3 bench/loss_positions_depth.py --arena build/release/arena --move-time 900 \
       data/matches/morris-sanmill-1s*/*.json
 """
 import argparse
 import json
+import resource
 import subprocess
 import sys
 
@@ -45,6 +49,8 @@ def main():
     ap.add_argument("--move-time", type=int, default=900, help="ms a position (900)")
     ap.add_argument("--from-ply", type=int, default=6, help="first ply (0-based; 6)")
     ap.add_argument("--to-ply", type=int, default=23, help="last ply (23)")
+    ap.add_argument("--depth", type=int, help="search each position to this depth instead, "
+                    "and print the engine's CPU time at the end")
     ap.add_argument("--table", type=int, help="the engine's transposition table in MB "
                     "(arena engine --table; default: the engine's own, 16 MB)")
     ap.add_argument("--warm", action="store_true",
@@ -75,7 +81,7 @@ def main():
             send("ucinewgame")
         last_path = path
         send("position startpos" + (" moves " + "; ".join(before) if before else ""))
-        send("go movetime %d" % args.move_time)
+        send("go depth %d" % args.depth if args.depth else "go movetime %d" % args.move_time)
         depth, score = 0, "?"
         while True:
             words = engine.stdout.readline().split()
@@ -92,7 +98,10 @@ def main():
         total += depth
         print("%s\t%d\t%s\t%s\t%d\t%s" % (path, ply, played, chosen, depth, score), flush=True)
     send("quit")
+    engine.wait()
     print("mean depth %.2f over %d positions" % (total / len(positions), len(positions)))
+    if args.depth:
+        print("CPU time %.2f s (user)" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime)
 
 
 if __name__ == "__main__":
