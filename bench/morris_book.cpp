@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <fstream>
 #include <mutex>
@@ -35,7 +36,39 @@ struct Options {
   int opening_plies = 1;
   int jobs = 2;
   int table_mb = 256;
+  bool crossings_first = false;
 };
+
+// The middle ring's midpoints, the only points on four lines.
+Points crossings() {
+  Points out = 0;
+  for (int p = 0; p < kPoints; ++p)
+    if (std::popcount(kAdjacent[p]) == 4) out |= point_bit(p);
+  return out;
+}
+
+// How many lines the pieces of the side that just moved stand on: strong players take the
+// points with most neighbours first, so the positions they reach sort first, and a run stopped
+// part way has searched the likely positions.
+int likelihood(const State& s) {
+  const Position p = s.position();
+  Points theirs = p.to_move == Side::White ? p.black : p.white;
+  int lines = 0;
+  for (; theirs; theirs &= theirs - 1) lines += std::popcount(kAdjacent[std::countr_zero(theirs)]);
+  return lines;
+}
+
+// The opponent's placements the tree follows: all, or with --crossings-first only the crossings
+// while one is free (as Sanmill places in every game recorded in data/matches).
+void opponent_moves(const State& s, bool crossings_first, MoveList<Move, State::kMaxMoves>& out) {
+  MoveList<Move, State::kMaxMoves> all;
+  s.legal_moves(all);
+  const Position p = s.position();
+  const Points free_crossings = crossings() & ~(p.white | p.black);
+  for (const Move m : all)
+    if (!crossings_first || free_crossings == 0 || (free_crossings & point_bit(m.to)))
+      out.push(m);
+}
 
 State plain(const State& s) {
   Position p = s.position();
@@ -95,7 +128,7 @@ class BookMaker {
             if (!book) continue;
             moves.push(book->move);
           } else {
-            s.legal_moves(moves);
+            opponent_moves(s, o_.crossings_first, moves);
           }
           for (const Move m : moves) {
             State child = s;
@@ -122,6 +155,9 @@ class BookMaker {
     for (const State& s : positions)
       if (!book_.find(s) && seen.insert(EngineBook::key(s)).second) todo.push_back(s);
     if (todo.empty()) return;
+    std::stable_sort(todo.begin(), todo.end(), [](const State& a, const State& b) {
+      return likelihood(a) > likelihood(b);
+    });
     fmt::print(stderr, "searching {} positions to depth {}\n", todo.size(), o_.depth);
     std::atomic<std::size_t> next{0};
     const auto started = std::chrono::steady_clock::now();
@@ -167,6 +203,8 @@ int main(int argc, char** argv) {
   app.add_option("-j,--jobs", o.jobs, "Positions searched at once")->check(CLI::Range(1, 64));
   app.add_option("--table", o.table_mb, "Transposition table per job, MB")
       ->check(CLI::Range(1, 16384));
+  app.add_flag("--crossings-first", o.crossings_first,
+               "In the trees the opponent places on the middle ring's midpoints while one is free");
   CLI11_PARSE(app, argc, argv);
   try {
     EngineBook book;
