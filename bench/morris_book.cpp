@@ -66,8 +66,7 @@ void opponent_moves(const State& s, bool crossings_first, MoveList<Move, State::
   const Position p = s.position();
   const Points free_crossings = crossings() & ~(p.white | p.black);
   for (const Move m : all)
-    if (!crossings_first || free_crossings == 0 || (free_crossings & point_bit(m.to)))
-      out.push(m);
+    if (!crossings_first || free_crossings == 0 || (free_crossings & point_bit(m.to))) out.push(m);
 }
 
 State plain(const State& s) {
@@ -155,9 +154,8 @@ class BookMaker {
     for (const State& s : positions)
       if (!book_.find(s) && seen.insert(EngineBook::key(s)).second) todo.push_back(s);
     if (todo.empty()) return;
-    std::stable_sort(todo.begin(), todo.end(), [](const State& a, const State& b) {
-      return likelihood(a) > likelihood(b);
-    });
+    std::stable_sort(todo.begin(), todo.end(),
+                     [](const State& a, const State& b) { return likelihood(a) > likelihood(b); });
     fmt::print(stderr, "searching {} positions to depth {}\n", todo.size(), o_.depth);
     std::atomic<std::size_t> next{0};
     const auto started = std::chrono::steady_clock::now();
