@@ -8,7 +8,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <chrono>
 #include <fstream>
 #include <mutex>
@@ -18,6 +17,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/bits.hpp"
 #include "core/text.hpp"
 #include "games/morris/engine_book.hpp"
 #include "games/morris/eval.hpp"
@@ -39,34 +39,38 @@ struct Options {
   bool crossings_first = false;
 };
 
-// The middle ring's midpoints, the only points on four lines.
-Points crossings() {
+// The middle ring's midpoints, the only points with four neighbours.
+const Points kCrossings = [] {
   Points out = 0;
   for (int p = 0; p < kPoints; ++p)
-    if (std::popcount(kAdjacent[p]) == 4) out |= point_bit(p);
+    if (popcount(kAdjacent[p]) == 4) out |= point_bit(p);
   return out;
-}
+}();
 
-// How many lines the pieces of the side that just moved stand on: strong players take the
+// How many neighbours the points of the side that just moved have: strong players take the
 // points with most neighbours first, so the positions they reach sort first, and a run stopped
 // part way has searched the likely positions.
 int likelihood(const State& s) {
   const Position p = s.position();
-  Points theirs = p.to_move == Side::White ? p.black : p.white;
-  int lines = 0;
-  for (; theirs; theirs &= theirs - 1) lines += std::popcount(kAdjacent[std::countr_zero(theirs)]);
-  return lines;
+  Bitboard theirs = p.to_move == Side::White ? p.black : p.white;
+  int neighbours = 0;
+  while (theirs) neighbours += popcount(kAdjacent[pop_lsb(theirs)]);
+  return neighbours;
 }
 
 // The opponent's placements the tree follows: all, or with --crossings-first only the crossings
 // while one is free (as Sanmill places in every game recorded in data/matches).
 void opponent_moves(const State& s, bool crossings_first, MoveList<Move, State::kMaxMoves>& out) {
+  const Position p = s.position();
+  const Points free_crossings = kCrossings & ~(p.white | p.black);
+  if (!crossings_first || free_crossings == 0) {
+    s.legal_moves(out);
+    return;
+  }
   MoveList<Move, State::kMaxMoves> all;
   s.legal_moves(all);
-  const Position p = s.position();
-  const Points free_crossings = crossings() & ~(p.white | p.black);
   for (const Move m : all)
-    if (!crossings_first || free_crossings == 0 || (free_crossings & point_bit(m.to))) out.push(m);
+    if (free_crossings & point_bit(m.to)) out.push(m);
 }
 
 State plain(const State& s) {
